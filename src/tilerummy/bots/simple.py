@@ -1,0 +1,157 @@
+"""Simple built-in players: they see only their own view and return an action.
+
+``SimpleBot`` opens with the first initial meld it finds, then each turn lays
+down the sets its rack makes on its own and adds single tiles to the ends of
+sets on the table; it never rearranges the table. ``RandomBot`` does the same
+but picks at random among what it found, and sometimes draws anyway: it
+explores the rules for tests.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from ..errors import InvalidMeld
+from ..game import Action, Draw, Pass, Play, PlayerView
+from ..melds import Meld, Table
+from ..openings import best_opening, candidate_melds, find_opening
+from ..rules import Rules
+from ..tiles import Tile
+
+#: Above this many tiles the best opening is not searched for, only one that is enough.
+_BEST_OPENING_RACK_LIMIT = 20
+
+
+class SimpleBot:
+    """Lays down what it can without rearranging the table."""
+
+    name = "simple"
+
+    def choose(self, view: PlayerView) -> Action:
+        melds = self.plan(view)
+        return _play_or_draw(view, melds)
+
+    def plan(self, view: PlayerView) -> Table | None:
+        """The table to submit, or None to draw."""
+        assert view.seat is not None and view.rack is not None
+        rack = [piece.tile for piece in view.rack]
+        rules = view.rules
+        if not view.melded[view.seat]:
+            opening = best_opening(rack, rules) if len(rack) <= _BEST_OPENING_RACK_LIMIT else find_opening(rack, rules)
+            if opening is None:
+                return None
+            return Table(view.table.melds + tuple(opening))
+        new_sets = _disjoint_sets(rack, rules)
+        left = Counter(rack)
+        for meld in new_sets:
+            left -= Counter(meld.tiles)
+        table = list(view.table.melds) + new_sets
+        laid_off = _lay_off(table, left, rules)
+        if not new_sets and not laid_off:
+            return None
+        return Table(tuple(table))
+
+
+class RandomBot:
+    """Plays a random part of what the simple bot would, or draws."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, view: PlayerView) -> Action:
+        assert view.seat is not None and view.rack is not None
+        if self._rng.random() < 0.2:
+            return _play_or_draw(view, None)
+        rack = [piece.tile for piece in view.rack]
+        rules = view.rules
+        if not view.melded[view.seat]:
+            opening = find_opening(rack, rules)
+            return _play_or_draw(view, Table(view.table.melds + tuple(opening)) if opening else None)
+        options = candidate_melds(rack, wrap=rules.wrap)
+        self._rng.shuffle(options)
+        left = Counter(rack)
+        chosen: list[Meld] = []
+        for meld in options:
+            needed = Counter(meld.tiles)
+            if not needed - left and self._rng.random() < 0.5:
+                chosen.append(meld)
+                left -= needed
+        table = list(view.table.melds) + chosen
+        laid_off = _lay_off(table, left, rules, rng=self._rng)
+        if not chosen and not laid_off:
+            return _play_or_draw(view, None)
+        return _play_or_draw(view, Table(tuple(table)))
+
+
+def _play_or_draw(view: PlayerView, table: Table | None) -> Action:
+    assert view.seat is not None
+    if table is not None:
+        return Play(view.seat, table)
+    if view.pool_size:
+        return Draw(view.seat)
+    return Pass(view.seat)
+
+
+def _disjoint_sets(rack: Sequence[Tile], rules: Rules) -> list[Meld]:
+    """Greedily, the longest sets the rack makes, keeping jokers for last."""
+    options = candidate_melds(rack, wrap=rules.wrap)
+    options.sort(key=lambda meld: (sum(tile.is_joker for tile in meld.tiles), -len(meld), -meld.value))
+    left = Counter(rack)
+    chosen = []
+    for meld in options:
+        needed = Counter(meld.tiles)
+        if not needed - left:
+            chosen.append(meld)
+            left -= needed
+    return chosen
+
+
+def _lay_off(table: list[Meld], left: Counter[Tile], rules: Rules, rng: random.Random | None = None) -> int:
+    """Add single rack tiles (not jokers) to the ends of sets on the table; how many were added."""
+    added = 0
+    progress = True
+    while progress:
+        progress = False
+        tiles = [tile for tile in sorted(left.elements()) if not tile.is_joker]
+        if rng is not None:
+            rng.shuffle(tiles)
+        for tile in tiles:
+            if left[tile] == 0:
+                continue
+            for index, meld in enumerate(table):
+                extended = _extend(meld, tile, rules)
+                if extended is not None:
+                    table[index] = extended
+                    left[tile] -= 1
+                    added += 1
+                    progress = True
+                    break
+    return added
+
+
+def _extend(meld: Meld, tile: Tile, rules: Rules) -> Meld | None:
+    """The set with the tile added at an end (or to a group), if that is a valid set."""
+    if meld.is_group:
+        if tile.number != meld.number or len(meld) >= 4:
+            return None
+        shapes = [[*list(meld.tiles), tile]]
+    else:
+        if tile.colour != meld.colour:
+            return None
+        shapes = [[*list(meld.tiles), tile], [tile, *list(meld.tiles)]]
+    for shape in shapes:
+        try:
+            extended = Meld.from_tiles(shape, wrap=rules.wrap)
+        except InvalidMeld:
+            continue
+        if extended.kind is meld.kind and _same_jokers(meld, extended):
+            return extended
+    return None
+
+
+def _same_jokers(before: Meld, after: Meld) -> bool:
+    return all(old & new for old, new in zip(before.jokers, after.jokers, strict=True))

@@ -1,0 +1,351 @@
+"""The ``tilerummy`` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from . import __version__
+from .bots import SimpleBot
+from .console import Painter
+from .errors import InvalidMeld, NotationError, TilerummyError
+from .game import Draw, Game, Pass, Play, Timeout
+from .melds import Meld, joker_meanings_text
+from .records import GameRecord
+from .rules import OPTION_HELP, PRESETS, Rules
+from .scoring import score_round
+from .tiles import parse_tiles, split_tokens
+
+
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments give one line naming the problem, and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "handler"):
+        parser.print_help()
+        return 2
+    try:
+        result: int = args.handler(args)
+    except TilerummyError as error:
+        print(f"tilerummy {args.command}: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"tilerummy {args.command}: {error.strerror or error}: {error.filename}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return result
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="tilerummy",
+        description="Rummikub-style tile rummy: rules engine, score calculator and game records.",
+        epilog="Tiles: R5 (red 5), B blue, Y yellow, K black, J joker. Sets separate tiles with spaces "
+        "or commas; a table separates sets with '|'.",
+    )
+    parser.add_argument("--version", action="version", version=f"tilerummy {__version__}")
+    commands = parser.add_subparsers(title="commands", dest="command", parser_class=_Parser)
+
+    check = commands.add_parser("check", help="check sets: valid or not, kind, value, jokers")
+    check.add_argument(
+        "sets", nargs="+", metavar="SET", help='a set, e.g. "R5 R6 J" (several sets may be joined with |)'
+    )
+    check.add_argument("--rules", default="standard", metavar="PRESET", help="rules preset (for wrap)")
+    check.add_argument("--wrap", action="store_true", help="allow 1 after 13 at the end of a run")
+    check.add_argument("--json", action="store_true", help="print JSON")
+    check.set_defaults(handler=_check)
+
+    score = commands.add_parser(
+        "score",
+        help="score a finished round from the racks left",
+        description='Score a finished round. Give each rack in seat order; an empty rack (--rack "") '
+        "is the player who went out; with no empty rack the pool ran out.",
+    )
+    score.add_argument("--rack", action="append", required=True, metavar="TILES", help="a rack, in seat order")
+    score.add_argument(
+        "--unmelded",
+        action="append",
+        default=[],
+        metavar="SEAT:could|SEAT:never",
+        help="a seat (from 0) that never made the initial meld, and whether its rack could have",
+    )
+    score.add_argument("--rules", default="standard", metavar="PRESET")
+    score.add_argument("--joker-penalty", type=int, metavar="N", help="what a joker on a rack counts")
+    score.add_argument("--json", action="store_true", help="print JSON")
+    score.set_defaults(handler=_score)
+
+    replay = commands.add_parser("replay", help="validate and replay a game record")
+    replay.add_argument("record", metavar="RECORD.json")
+    replay.add_argument("--json", action="store_true", help="print JSON")
+    replay.set_defaults(handler=_replay)
+
+    rules = commands.add_parser("rules", help="list the presets and every option")
+    rules.add_argument("preset", nargs="?", metavar="PRESET", help=f"one of: {', '.join(PRESETS)}")
+    rules.add_argument("--json", action="store_true", help="print JSON")
+    rules.set_defaults(handler=_rules)
+
+    demo = commands.add_parser("demo", help="watch a seeded game between built-in players")
+    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--players", type=int, default=4, metavar="N")
+    demo.add_argument("--rules", default="standard", metavar="PRESET")
+    demo.add_argument("--delay", type=float, default=0.0, metavar="SECONDS", help="pause between turns")
+    demo.add_argument("--save", metavar="FILE", help="write the game record here")
+    demo.add_argument("--color", choices=["auto", "always", "never"], default="auto")
+    demo.set_defaults(handler=_demo)
+    return parser
+
+
+def _rules_from(name: str, **options: Any) -> Rules:
+    return Rules.preset(name, **{key: value for key, value in options.items() if value is not None})
+
+
+# --- check -------------------------------------------------------------------
+
+
+def _check(args: argparse.Namespace) -> int:
+    rules = _rules_from(args.rules)
+    wrap = args.wrap or rules.wrap
+    reports: list[dict[str, Any]] = []
+    for argument in args.sets:
+        for text in argument.split("|"):
+            written = " ".join(split_tokens(text))
+            try:
+                meld = Meld.parse(text, wrap=wrap)
+            except (InvalidMeld, NotationError) as error:
+                reason = str(error)
+                prefix = f"{written}: "
+                reports.append(
+                    {
+                        "set": written,
+                        "valid": False,
+                        "kind": None,
+                        "value": None,
+                        "jokers": [],
+                        "reason": reason[len(prefix) :] if reason.startswith(prefix) else reason,
+                    }
+                )
+                continue
+            reports.append(
+                {
+                    "set": written,
+                    "valid": True,
+                    "kind": meld.kind.value,
+                    "value": meld.value,
+                    "jokers": [joker_meanings_text(meaning) for meaning in meld.jokers],
+                    "reason": None,
+                    "read_as": str(meld),
+                }
+            )
+    if args.json:
+        print(json.dumps(reports, ensure_ascii=False))
+    else:
+        width = max(len(report["set"]) for report in reports)
+        for report in reports:
+            if report["valid"]:
+                jokers = ", ".join(f"J = {meaning}" for meaning in report["jokers"])
+                read = f" (read as {report['read_as']})" if report["read_as"] != report["set"] else ""
+                print(
+                    f"{report['set']:<{width}}  valid {report['kind']}, value {report['value']}"
+                    + (f", {jokers}" if jokers else "")
+                    + read
+                )
+            else:
+                print(f"{report['set']:<{width}}  invalid: {report['reason']}")
+    return 0 if all(report["valid"] for report in reports) else 1
+
+
+# --- score -------------------------------------------------------------------
+
+
+def _score(args: argparse.Namespace) -> int:
+    rules = _rules_from(args.rules, joker_penalty=args.joker_penalty)
+    racks = [parse_tiles(text) for text in args.rack]
+    unmelded: dict[int, bool] = {}
+    for entry in args.unmelded:
+        seat_text, _, could = entry.partition(":")
+        if not seat_text.isdigit() or could not in ("could", "never"):
+            raise TilerummyError(f"--unmelded {entry!r}: write SEAT:could or SEAT:never (seats from 0)")
+        unmelded[int(seat_text)] = could == "could"
+    result = score_round(racks, rules, unmelded=unmelded)
+    if args.json:
+        print(json.dumps({"scores": list(result.scores), "winner": result.winner, "values": list(result.values)}))
+        return 0
+    how = "went out" if result.went_out else "has the lowest rack (the pool ran out)"
+    print(f"Seat {result.winner} wins: {how}.")
+    for seat, rack in enumerate(racks):
+        note = ""
+        if (
+            seat in unmelded
+            and rules.unmelded_penalty
+            and result.adjusted[seat] in (100, 200)
+            and seat != result.winner
+        ):
+            note = "  (no initial meld)"
+        print(
+            f"  seat {seat}: {' '.join(map(str, rack)) or '(empty)':<40} value {result.values[seat]:>4}  "
+            f"score {result.scores[seat]:>+5}{note}"
+        )
+    return 0
+
+
+# --- replay ------------------------------------------------------------------
+
+
+def _replay(args: argparse.Namespace) -> int:
+    record = GameRecord.from_json(Path(args.record).read_text(encoding="utf-8"))
+    stored = json.loads(Path(args.record).read_text(encoding="utf-8")).get("result")
+    replay = record.replay()
+    game = replay.game
+    result = game.result.to_dict() if game.result is not None else None
+    mismatch = stored is not None and result is not None and stored.get("scores") != result["scores"]
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "ok": replay.ok and not mismatch,
+                    "actions": len(record.actions),
+                    "applied": len(game.actions),
+                    "error": None
+                    if replay.error is None
+                    else {
+                        "index": replay.error_index,
+                        "reason": replay.error.reason.value,
+                        "detail": replay.error.detail,
+                    },
+                    "result": result,
+                    "result_matches_record": None if stored is None or result is None else not mismatch,
+                    "table": str(game.table),
+                    "racks": [" ".join(map(str, game.rack_tiles(seat))) for seat in range(len(game.players))],
+                    "pool_size": game.pool_size,
+                    "turn": game.turn,
+                    "over": game.is_over,
+                },
+                ensure_ascii=False,
+            )
+        )
+    else:
+        print(f"{', '.join(game.players)}; {len(game.actions)} of {len(record.actions)} actions applied.")
+        if replay.error is not None and replay.error_index is not None:
+            action = record.actions[replay.error_index]
+            print(
+                f"Action {replay.error_index} ({action.kind} by seat {action.seat}) is illegal: "
+                f"{replay.error.reason.value}: {replay.error.detail}"
+            )
+        print(f"Table: {game.table or '(empty)'}")
+        for seat, name in enumerate(game.players):
+            print(f"  {name}: {len(game.rack(seat))} tiles")
+        if game.result is not None:
+            print(f"Round over: {_scores_line(game)}")
+            if mismatch:
+                print(f"The record's stored scores {stored.get('scores')} differ from the replay's.")
+        elif replay.ok:
+            print(f"The round is not over: {game.players[game.turn]} is to play; the pool holds {game.pool_size}.")
+    return 0 if replay.ok and not mismatch else 1
+
+
+def _scores_line(game: Game) -> str:
+    assert game.result is not None
+    return ", ".join(f"{name} {score:+d}" for name, score in zip(game.players, game.result.scores, strict=True))
+
+
+# --- rules -------------------------------------------------------------------
+
+
+def _rules(args: argparse.Namespace) -> int:
+    names = [args.preset] if args.preset else list(PRESETS)
+    chosen = {name: Rules.preset(name) for name in names}
+    if args.json:
+        print(json.dumps({name: rules.to_dict() for name, rules in chosen.items()}))
+        return 0
+    if not args.preset:
+        print("Presets: " + ", ".join(PRESETS))
+        print()
+    width = max(len(option) for option in OPTION_HELP)
+    for name, rules in chosen.items():
+        print(f"{name}:")
+        values = rules.to_dict()
+        for option, help_text in OPTION_HELP.items():
+            value = values[option]
+            shown = "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+            print(f"  {option:<{width}}  {shown:<15} {help_text}")
+        print()
+    return 0
+
+
+# --- demo --------------------------------------------------------------------
+
+
+def _demo(args: argparse.Namespace) -> int:
+    rules = _rules_from(args.rules)
+    names = ["Ana", "Bruno", "Carla", "Diego", "Elena", "Fabio"]
+    if not 2 <= args.players <= len(names):
+        raise TilerummyError(f"--players {args.players}: choose 2 to {len(names)}")
+    game = Game.new(names[: args.players], rules=rules, seed=args.seed)
+    paint = Painter.for_stream(sys.stdout, args.color, cards=rules.display.value == "cards")
+    bots = [SimpleBot() for _ in game.players]
+    print(paint.bold(f"tilerummy demo: seed {args.seed}, {rules_summary(args.rules, rules)}"))
+    if game.deal.first_draws:
+        draws = ", ".join(f"{game.players[seat]} {paint.tile(tile)}" for seat, tile in game.deal.first_draws)
+        print(f"Drawing for first player: {draws}")
+    print(f"{game.players[game.turn]} starts. Each player has 14 tiles; the pool holds {game.pool_size}.\n")
+    turn = 0
+    while not game.is_over:
+        seat = game.turn
+        before = len(game.rack(seat))
+        action = bots[seat].choose(game.view(seat))
+        game.apply(action)
+        turn += 1
+        name = game.players[seat]
+        if isinstance(action, Play):
+            placed = before - len(game.rack(seat))
+            print(f"{turn:3}. {name} plays {placed} tile{'s' if placed != 1 else ''}, {len(game.rack(seat))} left")
+            print(f"     table: {paint.table(game.table)}")
+        elif isinstance(action, Draw):
+            print(f"{turn:3}. {name} draws ({len(game.rack(seat))} tiles, pool {game.pool_size})")
+        elif isinstance(action, Pass):
+            print(f"{turn:3}. {name} passes (the pool is empty)")
+        elif isinstance(action, Timeout):
+            print(f"{turn:3}. {name} ran out of time")
+        if args.delay:
+            time.sleep(args.delay)
+    assert game.result is not None
+    print()
+    ending = (
+        f"{game.players[game.result.winner]} went out: Rummikub!"
+        if game.result.went_out
+        else f"The pool ran out; {game.players[game.result.winner]} has the lowest rack."
+    )
+    print(paint.bold(ending))
+    for seat, name in enumerate(game.players):
+        print(
+            f"  {name:<6} {game.result.scores[seat]:>+5}   rack ({game.result.values[seat]:>3}): "
+            f"{paint.tiles(game.rack_tiles(seat)) or '(empty)'}"
+        )
+    if args.save:
+        Path(args.save).write_text(
+            GameRecord.from_game(game).to_json(result=game.result.to_dict()) + "\n", encoding="utf-8"
+        )
+        print(f"\nRecord saved to {args.save} (replay it with: tilerummy replay {args.save})")
+    return 0
+
+
+def rules_summary(name: str, rules: Rules) -> str:
+    differences = Rules.preset(name).differences() if name in PRESETS else {}
+    extra = ", ".join(f"{key}={value}" for key, value in differences.items())
+    return f"rules {name}" + (f" ({extra})" if extra else "")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

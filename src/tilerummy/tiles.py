@@ -1,0 +1,229 @@
+"""Tiles, their notation, and the physical tile sets.
+
+A :class:`Tile` is what is printed on a tile: a colour and a number, or the
+joker. The notation is the colour letter then the number (``R5``, ``K13``) or
+``J`` for a joker, case-insensitive on input.
+
+A :class:`Piece` is one physical tile: a standard set holds two pieces of
+each tile (three in the six-player set), told apart by their copy number
+(``R5#1``, ``R5#2``). The game tracks pieces, so an event log or a
+drag-and-drop client can say which R5 moved.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .errors import NotationError
+
+MIN_NUMBER = 1
+MAX_NUMBER = 13
+
+
+class Colour(enum.Enum):
+    """The four tile colours; the value is the notation letter."""
+
+    RED = "R"
+    BLUE = "B"
+    YELLOW = "Y"
+    BLACK = "K"
+
+    @property
+    def letter(self) -> str:
+        return self.value
+
+    @property
+    def rank(self) -> int:
+        """Position in the order R, B, Y, K used when sorting."""
+        return _COLOUR_RANK[self]
+
+    @property
+    def suit(self) -> str:
+        """The playing-card suit that stands for this colour."""
+        return _SUITS[self]
+
+
+COLOURS: tuple[Colour, ...] = tuple(Colour)
+_COLOUR_RANK = {colour: index for index, colour in enumerate(COLOURS)}
+_SUITS = {Colour.RED: "♥", Colour.BLUE: "♣", Colour.YELLOW: "♦", Colour.BLACK: "♠"}
+_CARD_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+
+_TILE_RE = re.compile(r"^([A-Za-z])(\d+)$")
+
+
+@functools.total_ordering
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """A tile face: a colour and a number from 1 to 13, or the joker.
+
+    >>> Tile.parse("r5")
+    Tile.parse('R5')
+    >>> str(Tile(Colour.BLACK, 13))
+    'K13'
+    """
+
+    colour: Colour | None
+    number: int
+
+    def __post_init__(self) -> None:
+        if self.colour is None:
+            if self.number != 0:
+                raise NotationError(f"a joker has no number (got {self.number})")
+        elif not MIN_NUMBER <= self.number <= MAX_NUMBER:
+            raise NotationError(f"{self.colour.letter}{self.number}: numbers run from 1 to 13")
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Read one tile in the notation.
+
+        :raises NotationError: naming the token and what is wrong with it.
+        """
+        token = text.strip()
+        if token.upper() == "J":
+            return JOKER
+        match = _TILE_RE.match(token)
+        if match is None:
+            if not token:
+                raise NotationError("empty tile: expected a colour and a number, or J")
+            raise NotationError(
+                f"{token!r} is not a tile: write a colour (R, B, Y, K) and a number (R5, K13), or J for a joker"
+            )
+        letter, digits = match.groups()
+        try:
+            colour = Colour(letter.upper())
+        except ValueError:
+            raise NotationError(f"{token}: unknown colour {letter!r} (use R, B, Y or K)") from None
+        number = int(digits)
+        if not MIN_NUMBER <= number <= MAX_NUMBER:
+            raise NotationError(f"{token}: numbers run from 1 to 13")
+        return cls(colour, number)
+
+    @property
+    def is_joker(self) -> bool:
+        return self.colour is None
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """Colour (R, B, Y, K) then number; jokers last."""
+        if self.colour is None:
+            return (len(COLOURS), 0)
+        return (self.colour.rank, self.number)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Tile):
+            return NotImplemented
+        return self.sort_key < other.sort_key
+
+    def __str__(self) -> str:
+        if self.colour is None:
+            return "J"
+        return f"{self.colour.letter}{self.number}"
+
+    def __repr__(self) -> str:
+        return f"Tile.parse({str(self)!r})"
+
+    def card(self) -> str:
+        """The tile shown as a playing card (``A♥``, ``10♠``, ``Q♦``; ``★`` for a joker)."""
+        if self.colour is None:
+            return "★"
+        return f"{_CARD_NAMES.get(self.number, str(self.number))}{self.colour.suit}"
+
+
+JOKER = Tile(None, 0)
+NUMBERED_TILES: tuple[Tile, ...] = tuple(
+    Tile(colour, number) for colour in COLOURS for number in range(MIN_NUMBER, MAX_NUMBER + 1)
+)
+
+
+def split_tokens(text: str) -> list[str]:
+    """Split a set's text on spaces and commas, dropping empty pieces."""
+    return [token for token in re.split(r"[\s,]+", text.strip()) if token]
+
+
+def parse_tiles(text: str) -> list[Tile]:
+    """Read tiles separated by spaces or commas (``"R5 K13, J"``).
+
+    :raises NotationError: naming the first token that is not a tile.
+    """
+    return [Tile.parse(token) for token in split_tokens(text)]
+
+
+def format_tiles(tiles: Iterable[Tile]) -> str:
+    """Print tiles separated by spaces; ``parse_tiles`` reads it back."""
+    return " ".join(str(tile) for tile in tiles)
+
+
+_PIECE_RE = re.compile(r"^(.+)#(\d+)$")
+
+
+@functools.total_ordering
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One physical tile: a face and its copy number (1 to 3, jokers 1 to 4).
+
+    >>> Piece.parse("R5#2").tile
+    Tile.parse('R5')
+    """
+
+    tile: Tile
+    copy: int
+
+    @classmethod
+    def parse(cls, text: str) -> Piece:
+        """Read ``R5#2`` (or ``J#1``).
+
+        :raises NotationError: when the text is not a tile and a copy number.
+        """
+        match = _PIECE_RE.match(text.strip())
+        if match is None:
+            raise NotationError(f"{text!r} is not a piece: write a tile, '#' and a copy number (R5#2)")
+        return cls(Tile.parse(match.group(1)), int(match.group(2)))
+
+    def __str__(self) -> str:
+        return f"{self.tile}#{self.copy}"
+
+    def __repr__(self) -> str:
+        return f"Piece.parse({str(self)!r})"
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Piece):
+            return NotImplemented
+        return (self.tile.sort_key, self.copy) < (other.tile.sort_key, other.copy)
+
+
+class TileSet(enum.Enum):
+    """The physical sets the game is played with."""
+
+    STANDARD = "standard"
+    SIX_PLAYER = "six-player"
+
+    @property
+    def copies(self) -> int:
+        """How many pieces of each numbered tile the set holds."""
+        return 2 if self is TileSet.STANDARD else 3
+
+    @property
+    def jokers(self) -> int:
+        return 2 if self is TileSet.STANDARD else 4
+
+    @property
+    def max_players(self) -> int:
+        return 4 if self is TileSet.STANDARD else 6
+
+    @property
+    def size(self) -> int:
+        return len(NUMBERED_TILES) * self.copies + self.jokers
+
+    def pieces(self) -> tuple[Piece, ...]:
+        """Every piece of the set, in a fixed order (the unshuffled pool)."""
+        numbered = tuple(Piece(tile, copy) for tile in NUMBERED_TILES for copy in range(1, self.copies + 1))
+        jokers = tuple(Piece(JOKER, copy) for copy in range(1, self.jokers + 1))
+        return numbered + jokers
+
+    def count(self, tile: Tile) -> int:
+        """How many pieces of this face the set holds."""
+        return self.jokers if tile.is_joker else self.copies
