@@ -7,6 +7,7 @@ to read jokers (``R10 J J`` as a run worth 33 or a group worth 30).
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -58,11 +59,19 @@ def _candidates(counts: Counter[Tile], *, wrap: bool) -> list[_Candidate]:
                 if start == 1 and end == WRAPPED_ONE:
                     continue
                 tiles = [Tile(colour, 1 if n == WRAPPED_ONE else n) for n in range(start, end + 1)]
-                have = [tile if counts[tile] else JOKER for tile in tiles]
-                missing = have.count(JOKER)
-                if missing > jokers or missing == len(have):
+                missing = [place for place, tile in enumerate(tiles) if not counts[tile]]
+                if len(missing) > jokers or len(missing) == len(tiles):
                     continue
-                add(MeldKind.RUN, have, start, colour)
+                held = [place for place in range(len(tiles)) if place not in missing]
+                # A joker may also stand for a tile the rack holds, when that
+                # tile is wanted in another set.
+                for extra in range(jokers - len(missing) + 1):
+                    for chosen in itertools.combinations(held, extra):
+                        if len(chosen) == len(held):
+                            continue
+                        as_jokers = set(missing) | set(chosen)
+                        shape = [JOKER if place in as_jokers else tile for place, tile in enumerate(tiles)]
+                        add(MeldKind.RUN, shape, start, colour)
     return found
 
 
