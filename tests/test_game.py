@@ -7,7 +7,6 @@ import pytest
 from tilerummy import (
     Game,
     IllegalAction,
-    IllegalPlay,
     NotYourTurn,
     Reason,
     Rules,
@@ -126,7 +125,9 @@ def test_rearranging_the_table() -> None:
 
 def test_table_tiles_never_go_back_to_a_rack() -> None:
     game = opened_game(rack0="K4")
-    error = refused(game, Reason.TABLE_TILE_REMOVED, game.play, 0, "R5 B5 Y5 J | K10 K11 K12 | K4 K5 K6 K7 | B11 B12 B13")
+    error = refused(
+        game, Reason.TABLE_TILE_REMOVED, game.play, 0, "R5 B5 Y5 J | K10 K11 K12 | K4 K5 K6 K7 | B11 B12 B13"
+    )
     assert "K8 was on the table" in error.detail
 
 
@@ -170,17 +171,19 @@ def test_joker_moved_without_its_tile_is_refused() -> None:
 def test_joker_freed_with_a_table_tile_depends_on_the_mode() -> None:
     # K5 comes from seat 1's run, not from the rack; B10 comes from the rack.
     play = "R5 B5 Y5 K5 | K10 K11 K12 | K6 K7 K8 | J B10 B11 B12 B13"
-    game = opened_game(Rules(joker_replacement="rack"), rack0="B10")
+    game = opened_game(Rules().replace(joker_replacement="rack"), rack0="B10")
     refused(game, Reason.JOKER_NOT_REPLACED, game.play, 0, play)
-    game = opened_game(Rules(joker_replacement="rack_or_table"), rack0="B10")
+    game = opened_game(Rules().replace(joker_replacement="rack_or_table"), rack0="B10")
     game.play(0, play)
-    game = opened_game(Rules(joker_replacement="free"), rack0="B10")
+    game = opened_game(Rules().replace(joker_replacement="free"), rack0="B10")
     game.play(0, play)
 
 
 def test_free_jokers_move_like_any_tile() -> None:
     def setup(mode: str) -> Game:
-        game = scenario(["R5 B5 Y5 J K10 K11 K12 R1 K9", "Y11 Y12 Y13 R2"], rules=Rules(joker_replacement=mode))
+        game = scenario(
+            ["R5 B5 Y5 J K10 K11 K12 R1 K9", "Y11 Y12 Y13 R2"], rules=Rules().replace(joker_replacement=mode)
+        )
         game.play(0, "R5 B5 Y5 J | K10 K11 K12")
         game.play(1, "R5 B5 Y5 J | K10 K11 K12 | Y11 Y12 Y13")
         return game
@@ -197,9 +200,9 @@ def test_rack_or_table_accepts_any_table_tile_equal_to_the_joker() -> None:
     # The K5 of seat 1's run could have gone into the group and back: only
     # the end of the turn is judged.
     play = "R5 B5 Y5 | K10 K11 K12 | K5 K6 K7 K8 | J B10 B11 B12 B13"
-    game = opened_game(Rules(joker_replacement="rack_or_table"), rack0="B10")
+    game = opened_game(Rules().replace(joker_replacement="rack_or_table"), rack0="B10")
     game.play(0, play)
-    game = opened_game(Rules(joker_replacement="rack"), rack0="B10")
+    game = opened_game(Rules().replace(joker_replacement="rack"), rack0="B10")
     refused(game, Reason.JOKER_NOT_REPLACED, game.play, 0, play)
 
 
@@ -322,7 +325,7 @@ def test_pool_exhausted_one_more_round() -> None:
 
 
 def test_pool_exhausted_until_blocked() -> None:
-    rules = Rules(pool_exhausted="until_blocked", unmelded_penalty=False)
+    rules = Rules().replace(pool_exhausted="until_blocked", unmelded_penalty=False)
     game = scenario(["R10 R11 R12 B1", "B10 B11 B12 R1 K1 K2 K3", "Y1"], rules=rules, pool_size=1, surplus_seat=2)
     game.play(0, "R10 R11 R12")
     game.play(1, "R10 R11 R12 | B10 B11 B12")
@@ -384,7 +387,7 @@ def test_first_player_by_draw() -> None:
 
 
 def test_first_player_random() -> None:
-    starters = {Game.new(4, rules=Rules(first_player="random"), seed=seed).turn for seed in range(40)}
+    starters = {Game.new(4, rules=Rules().replace(first_player="random"), seed=seed).turn for seed in range(40)}
     assert starters == {0, 1, 2, 3}
 
 

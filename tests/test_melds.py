@@ -131,7 +131,7 @@ def valid_melds(draw: st.DrawFn) -> tuple[Meld, bool]:
     else:
         colour = draw(st.sampled_from(COLOURS))
         top = 14 if wrap else 13
-        start = draw(st.integers(1 if not wrap else 1, top - 2))
+        start = draw(st.integers(1, top - 2))
         end = draw(st.integers(start + 2, top if start > 1 else 13))
         numbers = list(range(start, end + 1))
         tiles = [Tile(colour, 1 if n == 14 else n) for n in numbers]

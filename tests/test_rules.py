@@ -41,7 +41,10 @@ def test_rules_are_immutable_and_hashable() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"joker_replacement": "sometimes"}, "joker_replacement='sometimes': expected one of rack, rack_or_table, free"),
+        (
+            {"joker_replacement": "sometimes"},
+            "joker_replacement='sometimes': expected one of rack, rack_or_table, free",
+        ),
         ({"initial_meld_points": -1}, "initial_meld_points=-1: must be at least 0"),
         ({"turn_seconds": 0}, "turn_seconds=0"),
         ({"timeout_penalty": 1.5}, "expected a whole number"),
@@ -59,9 +62,9 @@ def test_players_per_tile_set() -> None:
     Rules().check_players(4)
     with pytest.raises(RulesError, match="5 players need the six-player set"):
         Rules().check_players(5)
-    Rules(tile_set="six-player").check_players(6)  # type: ignore[arg-type]
+    Rules().replace(tile_set="six-player").check_players(6)
     with pytest.raises(RulesError, match="2 to 6"):
-        Rules(tile_set="six-player").check_players(7)  # type: ignore[arg-type]
+        Rules().replace(tile_set="six-player").check_players(7)
 
 
 def test_dict_round_trip() -> None:

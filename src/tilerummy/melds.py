@@ -299,9 +299,9 @@ def _checked_run(tokens: Sequence[Token], colour: Colour, start: int, written: s
 class Table:
     """The sets on the table, in the order they lie.
 
-    >>> table = Table.parse("R5 R6 R7 | K10 B10 Y10")
+    >>> table = Table.parse("R5 R6 R7 | k10, b10, y10")
     >>> str(table)
-    'R5 R6 R7 | K10 B10 Y10'
+    'R5 R6 R7 | B10 Y10 K10'
     >>> Table.parse(str(table)) == table
     True
     """

@@ -66,10 +66,10 @@ def _candidates(counts: Counter[Tile], *, wrap: bool) -> list[_Candidate]:
                 # A joker may also stand for a tile the rack holds, when that
                 # tile is wanted in another set.
                 for extra in range(jokers - len(missing) + 1):
-                    for chosen in itertools.combinations(held, extra):
-                        if len(chosen) == len(held):
+                    for jokered in itertools.combinations(held, extra):
+                        if len(jokered) == len(held):
                             continue
-                        as_jokers = set(missing) | set(chosen)
+                        as_jokers = set(missing) | set(jokered)
                         shape = [JOKER if place in as_jokers else tile for place, tile in enumerate(tiles)]
                         add(MeldKind.RUN, shape, start, colour)
     return found

@@ -1,0 +1,147 @@
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tilerummy.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_check_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", "R5 R6 J", "K10 B10 J", "--json")
+    assert code == 0
+    reports = json.loads(out)
+    assert reports[0] == {
+        "set": "R5 R6 J",
+        "valid": True,
+        "kind": "run",
+        "value": 18,
+        "jokers": ["R7"],
+        "reason": None,
+        "read_as": "R5 R6 J",
+    }
+    assert reports[1]["jokers"] == ["R10|Y10"]
+    assert reports[1]["value"] == 30
+
+
+def test_check_invalid_exits_1_with_reason(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", "R12 R13 R1", "--json")
+    assert code == 1
+    assert json.loads(out)[0]["reason"] == "1 follows 13 only with the wrap option"
+    code, out, _ = run(capsys, "check", "R12 R13 R1", "--wrap")
+    assert code == 0
+    assert "valid run, value 26" in out
+    code, out, _ = run(capsys, "check", "R12 R13 R1", "--rules", "house")
+    assert code == 0
+    code, out, _ = run(capsys, "check", "Q5 Q6 Q7")
+    assert code == 1
+    assert "unknown colour 'Q'" in out
+
+
+def test_score_seed_001_example(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "score", "--rack", "R6", "--rack", "B1 B2 Y2 K7", "--rack", "J R5", "--rack", "Y9 K10", "--json"
+    )
+    assert code == 0
+    assert json.loads(out) == {"scores": [48, -6, -29, -13], "winner": 0, "values": [6, 12, 35, 19]}
+
+
+def test_score_went_out_and_unmelded(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys,
+        "score",
+        "--rack",
+        "",
+        "--rack",
+        "J",
+        "--rack",
+        "K13",
+        "--unmelded",
+        "2:could",
+        "--joker-penalty",
+        "25",
+        "--json",
+    )
+    assert code == 0
+    assert json.loads(out)["scores"] == [225, -25, -200]
+    code, out, _ = run(capsys, "score", "--rack", "", "--rack", "R1")
+    assert code == 0
+    assert "Seat 0 wins: went out." in out
+
+
+def test_bad_input_gives_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "score", "--rack", "R1", "--rack", "X9")
+    assert code == 2
+    assert err.strip().count("\n") == 0
+    assert "X9" in err
+    code, _, err = run(capsys, "score", "--rack", "R1", "--rack", "", "--unmelded", "zero")
+    assert code == 2
+    assert "--unmelded 'zero'" in err
+    code, _, err = run(capsys, "check", "R1 R2 R3", "--rules", "nope")
+    assert code == 2
+    assert "unknown preset 'nope'" in err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["check"])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.strip().count("\n") == 0
+
+
+def test_rules_listing(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules")
+    assert code == 0
+    assert "Presets: standard, six-player" in out
+    assert "joker_replacement" in out
+    code, out, _ = run(capsys, "rules", "house", "--json")
+    assert json.loads(out)["house"]["wrap"] is True
+    code, _, err = run(capsys, "rules", "nope")
+    assert "unknown preset" in err
+    assert code == 2
+
+
+def test_demo_saves_a_record_that_replays(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    code, out, _ = run(capsys, "demo", "--seed", "2", "--players", "3", "--save", str(record), "--color", "never")
+    assert code == 0
+    assert "Ana" in out
+    assert "\x1b[" not in out
+    code, out, _ = run(capsys, "replay", str(record), "--json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["ok"]
+    assert result["over"]
+    assert result["result_matches_record"] is True
+    code, out, _ = run(capsys, "replay", str(record))
+    assert "Round over" in out
+
+
+def test_replay_reports_the_illegal_action(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = tmp_path / "bad.json"
+    run(capsys, "demo", "--seed", "2", "--players", "2", "--save", str(record))
+    data = json.loads(record.read_text())
+    data["actions"][3]["seat"] = 1 - data["actions"][3]["seat"]
+    record.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "replay", str(record), "--json")
+    assert code == 1
+    assert json.loads(out)["error"]["index"] == 3
+    assert json.loads(out)["error"]["reason"] == "not_your_turn"
+    code, _, err = run(capsys, "replay", str(tmp_path / "missing.json"))
+    assert code == 2
+    assert "No such file" in err
+
+
+def test_console_script_is_installed() -> None:
+    script = shutil.which("tilerummy") or str(Path(__file__).parents[1] / ".venv" / "bin" / "tilerummy")
+    done = subprocess.run([script, "check", "K10 B10 Y10"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0
+    assert "valid group, value 30" in done.stdout
+    done = subprocess.run([script, "--help"], capture_output=True, text=True, check=False)
+    assert "check" in done.stdout

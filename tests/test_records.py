@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tilerummy import Game, GameRecord, Reason, RecordError, Rules
+from tilerummy.bots import SimpleBot
+
+from .helpers import scenario
+
+
+def played_game(seed: int = 3, rules: Rules | None = None) -> Game:
+    game = Game.new(["Ana", "Bruno", "Carla"], rules=rules or Rules(), seed=seed)
+    bot = SimpleBot()
+    while not game.is_over:
+        game.apply(bot.choose(game.view(game.turn)))
+    return game
+
+
+def test_seeded_record_round_trip_and_replay() -> None:
+    game = played_game()
+    record = GameRecord.from_game(game)
+    data = json.loads(record.to_json())
+    assert data["format"] == "tilerummy-record"
+    assert data["seed"] == 3
+    assert "deal" not in data
+    again = GameRecord.from_json(record.to_json())
+    assert again == record
+    replay = again.replay()
+    assert replay.ok
+    assert replay.game.result == game.result
+    assert replay.game.table == game.table
+
+
+def test_explicit_deal_record() -> None:
+    game = scenario(["K10 B10 Y10 R1", "R2 R3"])
+    game.play(0, "K10 B10 Y10")
+    game.draw(1)
+    data = GameRecord.from_game(game).to_dict()
+    assert data["deal"]["racks"] == ["K10 B10 Y10 R1", "R2 R3"]
+    assert data["actions"] == [
+        {"seat": 0, "type": "play", "table": "B10 Y10 K10"},
+        {"seat": 1, "type": "draw"},
+    ]
+    replay = GameRecord.from_dict(data).replay()
+    assert replay.ok
+    assert replay.game.rack_tiles(1) == game.rack_tiles(1)
+
+
+def test_replay_stops_at_the_first_illegal_action() -> None:
+    game = scenario(["K10 B10 Y10 R1", "R2 R3"])
+    data = GameRecord.from_game(game).to_dict()
+    data["actions"] = [
+        {"seat": 0, "type": "draw"},
+        {"seat": 0, "type": "draw"},
+        {"seat": 1, "type": "draw"},
+    ]
+    replay = GameRecord.from_dict(data).replay()
+    assert not replay.ok
+    assert replay.error_index == 1
+    assert replay.error is not None
+    assert replay.error.reason is Reason.NOT_YOUR_TURN
+    assert len(replay.game.actions) == 1
+
+
+def test_times_are_kept() -> None:
+    game = Game.new(2, seed=1, started_at=0.0)
+    game.draw(game.turn, at=10.0)
+    game.timeout(game.turn, at=200.0)
+    record = GameRecord.from_json(GameRecord.from_game(game).to_json())
+    assert record.started_at == 0.0
+    assert [action.at for action in record.actions] == [10.0, 200.0]
+    assert record.replay().ok
+
+
+def base_record() -> dict[str, Any]:
+    return GameRecord.from_game(Game.new(2, seed=1)).to_dict()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"format": "other"}, "format"),
+        ({"version": 9}, "version"),
+        ({"players": "Ana"}, "players: expected a list"),
+        ({"players": ["A", "B", "C", "D", "E"]}, "five|5 players need the six-player set"),
+        ({"rules": {"wrap": "yes"}}, "rules: wrap='yes'"),
+        ({"seed": "x"}, "seed: expected a whole number"),
+        ({"actions": [{"seat": 0, "type": "fly"}]}, r"actions\[0\].type"),
+        ({"actions": [{"seat": 0, "type": "play", "table": "R1 R2"}]}, r"actions\[0\].table: set 1"),
+        ({"actions": [{"seat": 0, "type": "play"}]}, r"actions\[0\].table"),
+        ({"actions": [{"seat": "0", "type": "draw"}]}, r"actions\[0\].seat"),
+        ({"extra": 1}, "unknown field 'extra'"),
+    ],
+)
+def test_malformed_records_name_the_field(change: dict[str, Any], message: str) -> None:
+    data = base_record()
+    data.update(change)
+    with pytest.raises(RecordError, match=message):
+        GameRecord.from_dict(data)
+
+
+def test_explicit_deal_must_be_the_whole_set() -> None:
+    data = base_record()
+    del data["seed"]
+    data["deal"] = {"first": 0, "racks": ["R1 R2", "R3"], "pool": "R4"}
+    with pytest.raises(RecordError, match="is not the standard set of 106 tiles"):
+        GameRecord.from_dict(data)
+    with pytest.raises(RecordError, match="not JSON"):
+        GameRecord.from_json("{")
