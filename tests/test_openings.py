@@ -110,3 +110,10 @@ def test_joker_standing_for_a_held_tile() -> None:
 def best_value(rack: list[Tile], rules: Rules) -> int:
     found = best_opening(rack, rules)
     return sum(meld.value for meld in found) if found else 0
+
+
+def test_an_opening_is_at_least_one_set() -> None:
+    rules = Rules(initial_meld_points=0)
+    assert not has_opening(parse_tiles("R1 B7"), rules)
+    assert best_opening(parse_tiles("R1 B7"), rules) is None
+    assert find_opening(parse_tiles("R1 R2 R3"), rules) == [Meld.parse("R1 R2 R3")]

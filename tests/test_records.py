@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -110,3 +111,13 @@ def test_explicit_deal_must_be_the_whole_set() -> None:
         GameRecord.from_dict(data)
     with pytest.raises(RecordError, match="not JSON"):
         GameRecord.from_json("{")
+
+
+def test_the_documented_example_replays() -> None:
+    text = (Path(__file__).parents[1] / "docs" / "record-format.md").read_text(encoding="utf-8")
+    example = text.split("## Example\n\n```json\n", 1)[1].split("```", 1)[0]
+    replay = GameRecord.from_json(example).replay()
+    assert replay.ok
+    assert len(replay.game.actions) == 4
+    assert replay.game.rules.turn_seconds == 60
+    assert len(replay.game.rack(0)) == 14 - 4 + 3

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -40,6 +42,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TilerummyError as error:
         print(f"tilerummy {args.command}: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (``tilerummy demo | head``): stop quietly.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        return 0
     except OSError as error:
         print(f"tilerummy {args.command}: {error.strerror or error}: {error.filename}", file=sys.stderr)
         return 2
@@ -303,14 +309,18 @@ def _demo(args: argparse.Namespace) -> int:
     turn = 0
     while not game.is_over:
         seat = game.turn
-        before = len(game.rack(seat))
+        before, table_before = len(game.rack(seat)), game.table
         action = bots[seat].choose(game.view(seat))
         game.apply(action)
         turn += 1
         name = game.players[seat]
         if isinstance(action, Play):
             placed = before - len(game.rack(seat))
-            print(f"{turn:3}. {name} plays {placed} tile{'s' if placed != 1 else ''}, {len(game.rack(seat))} left")
+            changed = Counter(game.table.melds) - Counter(table_before.melds)
+            shown = "  |  ".join(paint.meld(meld) for meld in changed.elements())
+            print(
+                f"{turn:3}. {name} plays {placed} tile{'s' if placed != 1 else ''} ({len(game.rack(seat))} left): {shown}"
+            )
             print(f"     table: {paint.table(game.table)}")
         elif isinstance(action, Draw):
             print(f"{turn:3}. {name} draws ({len(game.rack(seat))} tiles, pool {game.pool_size})")

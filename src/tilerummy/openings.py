@@ -78,7 +78,7 @@ def _candidates(counts: Counter[Tile], *, wrap: bool) -> list[_Candidate]:
 def best_opening(rack: Iterable[Tile], rules: Rules) -> list[Meld] | None:
     """The initial meld of highest value the rack holds, or None if none reaches the threshold."""
     melds, value = _search(Counter(rack), rules, stop_at=None)
-    return melds if value >= rules.meld_threshold else None
+    return melds if value >= _least_value(rules) else None
 
 
 def find_opening(rack: Iterable[Tile], rules: Rules) -> list[Meld] | None:
@@ -86,19 +86,24 @@ def find_opening(rack: Iterable[Tile], rules: Rules) -> list[Meld] | None:
 
     Much faster than :func:`best_opening` on large racks.
     """
-    melds, value = _search(Counter(rack), rules, stop_at=rules.meld_threshold)
-    return melds if value >= rules.meld_threshold else None
+    melds, value = _search(Counter(rack), rules, stop_at=_least_value(rules))
+    return melds if value >= _least_value(rules) else None
 
 
 def has_opening(rack: Iterable[Tile], rules: Rules) -> bool:
     """Whether the rack holds an initial meld worth the rules' threshold."""
-    _, value = _search(Counter(rack), rules, stop_at=rules.meld_threshold)
-    return value >= rules.meld_threshold
+    _, value = _search(Counter(rack), rules, stop_at=_least_value(rules))
+    return value >= _least_value(rules)
+
+
+def _least_value(rules: Rules) -> int:
+    """An initial meld is at least one set (every set is worth 3 or more)."""
+    return max(rules.meld_threshold, 1)
 
 
 def _search(counts: Counter[Tile], rules: Rules, *, stop_at: int | None) -> tuple[list[Meld], int]:
     """Disjoint sets from the rack of greatest total value (or the first reaching stop_at)."""
-    threshold = rules.meld_threshold
+    threshold = _least_value(rules)
     state = [counts[face] for face in _FACES]
     values = [face.number for face in _FACES]
     if sum(state[i] * values[i] for i in range(_JOKER_INDEX)) + state[_JOKER_INDEX] * MAX_NUMBER < threshold:
