@@ -146,6 +146,9 @@ class Game:
         self._idle_turns = 0
         self._result: RoundScore | None = None
         self._turn_started_at = started_at
+        if not self._pool:
+            # Dealt with an empty pool: the ending rule counts from the first turn.
+            self._turns_after_pool_empty = 0
         self._start_turn()
 
     @classmethod
@@ -298,7 +301,8 @@ class Game:
             raise IllegalAction(Reason.TIME_NOT_UP, f"the turn has {deadline - at:.1f} s left")
         self._draw_tiles(seat, min(self.rules.timeout_penalty, len(self._pool)))
         self._actions.append(Timeout(seat, at))
-        self._end_turn(placed=False, at=at)
+        # Without a time, the next turn starts when this one ran out.
+        self._end_turn(placed=False, at=at if at is not None else deadline)
 
     # --- Views -----------------------------------------------------------
 

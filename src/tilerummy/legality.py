@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import IllegalPlay, InvalidMeld, NotationError, Reason
-from .melds import Meld, Table, joker_meanings_text
+from .melds import Meld, Table
 from .rules import JokerReplacement, Rules
 from .tiles import Tile, format_tiles
 
@@ -41,7 +41,8 @@ class JudgedPlay:
 
 
 def read_table(table: Table | str, rules: Rules) -> Table:
-    """The submitted table, checked under these rules (``wrap``).
+    """The submitted table, checked under these rules (``wrap``) and read
+    afresh from its tiles, so a hand-built set cannot claim another value.
 
     :raises IllegalPlay: with ``INVALID_SET`` naming the set at fault.
     """
@@ -50,12 +51,25 @@ def read_table(table: Table | str, rules: Rules) -> Table:
             return Table.parse(table, wrap=rules.wrap)
         except (InvalidMeld, NotationError) as error:
             raise IllegalPlay(Reason.INVALID_SET, str(error)) from None
+    if not isinstance(table, Table):
+        raise IllegalPlay(Reason.INVALID_SET, f"expected a table (its notation or a Table), got {type(table).__name__}")
+    melds = []
     for index, meld in enumerate(table.melds, start=1):
+        if not isinstance(meld, Meld):
+            raise IllegalPlay(Reason.INVALID_SET, f"set {index}: expected a set, got {type(meld).__name__}")
         try:
-            Meld.parse(str(meld), wrap=rules.wrap)
-        except InvalidMeld as error:
+            read = Meld.parse(str(meld), wrap=rules.wrap)
+        except (InvalidMeld, NotationError) as error:
             raise IllegalPlay(Reason.INVALID_SET, f"set {index}: {error}") from None
-    return table
+        if (read.kind, read.number, read.colour, sorted(read.tiles)) != (
+            meld.kind,
+            meld.number,
+            meld.colour,
+            sorted(meld.tiles),
+        ):
+            raise IllegalPlay(Reason.INVALID_SET, f"set {index}: {meld} is not the {meld.kind.value} it claims to be")
+        melds.append(read)
+    return Table(tuple(melds))
 
 
 def judge_play(
@@ -161,25 +175,29 @@ def _new_sets_with_lay_off(before: Table, after: Table) -> list[Meld]:
 
 
 def _check_jokers(before: Table, after: Table, added: Counter[Tile], rules: Rules, *, may_change: bool) -> None:
-    old = [meaning for meld in before.melds for meaning in meld.jokers]
-    if not old or (may_change and rules.joker_replacement is JokerReplacement.FREE):
+    old_readings = _joker_readings(before)
+    if not old_readings[0] or (may_change and rules.joker_replacement is JokerReplacement.FREE):
         return
-    new = [meaning for meld in after.melds for meaning in meld.jokers]
+    new_readings = _joker_readings(after)
     if rules.joker_replacement is JokerReplacement.RACK:
         replacements = Counter({tile: count for tile, count in added.items() if not tile.is_joker})
     else:
         replacements = Counter({tile: count for tile, count in after.tiles().items() if not tile.is_joker})
-    fewest_changed: list[frozenset[Tile]] | None = None
-    for targets in itertools.permutations(range(len(new)), len(old)):
-        changed = [meaning for meaning, target in zip(old, targets, strict=True) if not meaning & new[target]]
-        if not changed:
-            return
-        if may_change and _replaceable(changed, replacements):
-            return
-        if fewest_changed is None or len(changed) < len(fewest_changed):
-            fewest_changed = changed
+    jokers = len(old_readings[0])
+    fewest_changed: list[Tile] | None = None
+    for old in old_readings:
+        for new in new_readings:
+            for targets in itertools.permutations(range(len(new)), jokers):
+                changed = [meaning for meaning, target in zip(old, targets, strict=True) if meaning != new[target]]
+                if not changed:
+                    return
+                if may_change and _replaceable(changed, replacements):
+                    return
+                if fewest_changed is None or len(changed) < len(fewest_changed):
+                    fewest_changed = changed
     assert fewest_changed is not None
-    stood_for = joker_meanings_text(fewest_changed[0])
+    unreplaced = [tile for tile in fewest_changed if replacements[tile] == 0]
+    stood_for = str((unreplaced or fewest_changed)[0])
     if not may_change:
         raise IllegalPlay(
             Reason.JOKER_NOT_REPLACED,
@@ -192,19 +210,28 @@ def _check_jokers(before: Table, after: Table, added: Counter[Tile], rules: Rule
     )
 
 
-def _replaceable(changed: list[frozenset[Tile]], replacements: Counter[Tile]) -> bool:
+def _joker_readings(table: Table) -> list[tuple[Tile, ...]]:
+    """Every way to say what each joker on the table stands for, one tile each.
+
+    A run's jokers have one reading; the jokers of a group stand for distinct
+    missing colours, in any arrangement.
+    """
+    per_meld: list[list[tuple[Tile, ...]]] = []
+    for meld in table.melds:
+        meanings = meld.jokers
+        if not meanings:
+            continue
+        if meld.is_run:
+            per_meld.append([tuple(next(iter(meaning)) for meaning in meanings)])
+        else:
+            missing = sorted(meanings[0], key=lambda tile: tile.sort_key)
+            per_meld.append(list(itertools.permutations(missing, len(meanings))))
+    return [tuple(tile for part in parts for tile in part) for parts in itertools.product(*per_meld)]
+
+
+def _replaceable(changed: list[Tile], replacements: Counter[Tile]) -> bool:
     """Whether each changed joker can get its own tile equal to what it stood for."""
-    if not changed:
-        return True
-    first, rest = changed[0], changed[1:]
-    for tile in first:
-        if replacements[tile] > 0:
-            replacements[tile] -= 1
-            found = _replaceable(rest, replacements)
-            replacements[tile] += 1
-            if found:
-                return True
-    return False
+    return not Counter(changed) - replacements
 
 
 def _some(tiles: Counter[Tile]) -> str:

@@ -215,31 +215,44 @@ def _read_run(tokens: Sequence[Token], written: str, *, wrap: bool) -> Meld:
     assert colour is not None  # a run has a numbered tile
     start = _start_as_written(tokens, wrap=wrap)
     if start is None:
-        _raise_on_misplaced_wrap(tokens, written, wrap=wrap)
-        return _read_unordered_run(tokens, colour, written, wrap=wrap)
+        try:
+            return _read_unordered_run(tokens, colour, written, wrap=wrap)
+        except InvalidMeld:
+            _raise_on_misplaced_wrap(tokens, written, wrap=wrap)
+            raise
     end = start + len(tokens) - 1
     if start < 1:
         first = next(token.tile for token in tokens if not token.tile.is_joker)
         raise InvalidMeld(f"{written}: a joker before {first} would stand for a number below 1")
     if end > MAX_NUMBER and not (wrap and end == WRAPPED_ONE):
-        hint = " (only a 1 may, with the wrap option)" if not wrap and end == WRAPPED_ONE else ""
+        if wrap:
+            raise InvalidMeld(f"{written}: nothing may follow the 1 that comes after 13")
+        hint = " (only a 1 may, with the wrap option)" if end == WRAPPED_ONE else ""
         raise InvalidMeld(f"{written}: a joker after 13 would stand for a number above 13{hint}")
     return _checked_run(tokens, colour, start, written)
 
 
 def _start_as_written(tokens: Sequence[Token], *, wrap: bool) -> int | None:
-    """The number at the first place if the written order is consistent, else None."""
-    last = len(tokens) - 1
-    starts = set()
-    for place, token in enumerate(tokens):
-        tile = token.hint if token.hint is not None else token.tile
-        if tile.is_joker:
-            continue
-        number = tile.number
-        if wrap and number == 1 and place == last and place > 0:
-            number = WRAPPED_ONE
-        starts.add(number - place)
-    return starts.pop() if len(starts) == 1 else None
+    """The number at the first place if the written order is consistent, else None.
+
+    With ``wrap``, a 1 written after other tiles may be the 1 that follows 13.
+    """
+    consistent = []
+    for wrapped in (False, True) if wrap else (False,):
+        starts = set()
+        for place, token in enumerate(tokens):
+            tile = token.hint if token.hint is not None else token.tile
+            if tile.is_joker:
+                continue
+            number = WRAPPED_ONE if wrapped and tile.number == 1 and place > 0 else tile.number
+            starts.add(number - place)
+        if len(starts) == 1:
+            consistent.append(starts.pop())
+    top = WRAPPED_ONE if wrap else MAX_NUMBER
+    for start in consistent:
+        if start >= 1 and start + len(tokens) - 1 <= top:
+            return start
+    return consistent[0] if consistent else None
 
 
 def _raise_on_misplaced_wrap(tokens: Sequence[Token], written: str, *, wrap: bool) -> None:
@@ -253,33 +266,41 @@ def _raise_on_misplaced_wrap(tokens: Sequence[Token], written: str, *, wrap: boo
 
 
 def _read_unordered_run(tokens: Sequence[Token], colour: Colour, written: str, *, wrap: bool) -> Meld:
-    numbered = [token.tile.number for token in tokens if not token.tile.is_joker]
-    jokers = len(tokens) - len(numbered)
-    readings = [sorted(numbered)]
-    if wrap and 1 in numbered and MAX_NUMBER in numbered:
-        readings.append(sorted(WRAPPED_ONE if n == 1 else n for n in numbered))
-    best_missing: list[int] = []
-    for numbers in readings:
+    # Numbers known from the tiles and from jokers that name their meaning.
+    known: dict[int, Token] = {}
+    for token in tokens:
+        tile = token.hint if token.hint is not None else token.tile
+        if not tile.is_joker:
+            if tile.number in known:
+                raise InvalidMeld(f"{written}: two tiles stand for {_number_tile(colour, tile.number)}")
+            known[tile.number] = token
+    free_jokers = len(tokens) - len(known)
+    readings = [known]
+    if wrap and 1 in known and 2 not in known:
+        # Read the 1 as the one that follows 13.
+        readings.append({(WRAPPED_ONE if number == 1 else number): token for number, token in known.items()})
+    fewest_missing: list[int] | None = None
+    for reading in readings:
+        numbers = sorted(reading)
         low, high = numbers[0], numbers[-1]
-        missing = [n for n in range(low, high + 1) if n not in numbers]
-        if len(missing) > jokers:
-            if not best_missing or len(missing) < len(best_missing):
-                best_missing = missing
+        missing = [n for n in range(low, high + 1) if n not in reading]
+        if len(missing) > free_jokers:
+            if fewest_missing is None or len(missing) < len(fewest_missing):
+                fewest_missing = missing
             continue
-        spare = jokers - len(missing)
+        spare = free_jokers - len(missing)
         top = WRAPPED_ONE if wrap and low >= 2 else MAX_NUMBER
-        above = min(spare, top - high)
-        below = spare - above
-        start = low - below
+        above = min(spare, max(0, top - high))
+        start = low - (spare - above)
         if start < 1:
             raise InvalidMeld(f"{written}: too many jokers for a run of {colour.letter}")
-        ordered = [Token(JOKER) for _ in range(len(tokens))]
-        for number in numbers:
-            ordered[number - start] = Token(_number_tile(colour, number))
+        ordered = [reading.get(number, Token(JOKER)) for number in range(start, start + len(tokens))]
         return _checked_run(ordered, colour, start, written)
-    names = " ".join(str(_number_tile(colour, n)) for n in best_missing)
+    assert fewest_missing is not None
+    names = " ".join(str(_number_tile(colour, n)) for n in fewest_missing)
     raise InvalidMeld(
-        f"{written}: a run needs consecutive numbers ({names} missing, {jokers} joker{'s' if jokers != 1 else ''})"
+        f"{written}: a run needs consecutive numbers ({names} missing, "
+        f"{free_jokers} joker{'s' if free_jokers != 1 else ''})"
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -122,7 +123,7 @@ class Rules:
         if self.turn_seconds is not None:
             if isinstance(self.turn_seconds, bool) or not isinstance(self.turn_seconds, int | float):
                 raise RulesError(f"turn_seconds={self.turn_seconds!r}: expected a number of seconds or none")
-            if not self.turn_seconds > 0:
+            if not 0 < self.turn_seconds < math.inf:
                 raise RulesError(f"turn_seconds={self.turn_seconds!r}: must be more than 0, or none")
         if self.target_score is not None:
             _check_int("target_score", self.target_score, low=1)

@@ -93,7 +93,7 @@ def score_round(
             raise TilerummyError(f"seat {winner} went out, so it made the initial meld")
         owed = list(values)
     else:
-        contenders = [seat for seat in range(players) if seat not in unmelded]
+        contenders = [seat for seat in range(players) if not (penalised and seat in unmelded)]
         if not contenders:
             contenders, penalised = list(range(players)), False
         winner = min(contenders, key=lambda seat: (values[seat], len(racks[seat]), order.index(seat)))

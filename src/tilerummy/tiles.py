@@ -52,7 +52,7 @@ _COLOUR_RANK = {colour: index for index, colour in enumerate(COLOURS)}
 _SUITS = {Colour.RED: "♥", Colour.BLUE: "♣", Colour.YELLOW: "♦", Colour.BLACK: "♠"}
 _CARD_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
-_TILE_RE = re.compile(r"^([A-Za-z])(\d+)$")
+_TILE_RE = re.compile(r"^([A-Za-z])([0-9]+)$")
 
 
 @functools.total_ordering
@@ -157,7 +157,7 @@ def format_tiles(tiles: Iterable[Tile]) -> str:
     return " ".join(str(tile) for tile in tiles)
 
 
-_PIECE_RE = re.compile(r"^(.+)#(\d+)$")
+_PIECE_RE = re.compile(r"^(.+)#([0-9]+)$")
 
 
 @functools.total_ordering
