@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
-from tilerummy import Deal, Game, Rules, Tile, parse_tiles
+import pytest
+
+from tilerummy import Deal, Game, IllegalAction, Reason, Rules, Tile, parse_tiles
 
 
 def scenario(
@@ -38,3 +41,27 @@ def scenario(
         rack_tiles[surplus_seat] = rack_tiles[surplus_seat] + surplus
     deal = Deal.explicit(rules, rack_tiles, pool, first)
     return Game(rules, deal, [f"P{seat}" for seat in range(len(racks))])
+
+
+def snapshot(game: Game) -> Any:
+    """Everything an action could change."""
+    return (
+        [game.rack(seat) for seat in range(len(game.players))],
+        str(game.table),
+        game.table_pieces,
+        game.pool,
+        game.turn,
+        game.actions,
+        game.melded,
+        game.result,
+    )
+
+
+def refused(game: Game, reason: Reason, call: Any, *args: Any, **kwargs: Any) -> IllegalAction:
+    """Call an action that must be refused; check the reason and that nothing changed."""
+    before = snapshot(game)
+    with pytest.raises(IllegalAction) as caught:
+        call(*args, **kwargs)
+    assert caught.value.reason is reason, caught.value
+    assert snapshot(game) == before
+    return caught.value

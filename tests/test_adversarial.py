@@ -4,14 +4,11 @@ end of the round and scoring, and malformed input."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from tilerummy import (
     Colour,
     Game,
-    IllegalAction,
     InvalidMeld,
     JokerReplacement,
     Meld,
@@ -27,30 +24,7 @@ from tilerummy import (
 from tilerummy.melds import joker_meanings_text
 from tilerummy.scoring import UNMELDED_COULD, UNMELDED_NEVER
 
-from .helpers import scenario
-
-
-def snapshot(game: Game) -> Any:
-    return (
-        [game.rack(seat) for seat in range(len(game.players))],
-        str(game.table),
-        game.table_pieces,
-        game.pool,
-        game.turn,
-        game.actions,
-        game.melded,
-        game.result,
-    )
-
-
-def refused(game: Game, reason: Reason, call: Any, *args: Any, **kwargs: Any) -> IllegalAction:
-    """Call an action that must be refused; check the reason and that nothing changed."""
-    before = snapshot(game)
-    with pytest.raises(IllegalAction) as caught:
-        call(*args, **kwargs)
-    assert caught.value.reason is reason, caught.value
-    assert snapshot(game) == before
-    return caught.value
+from .helpers import refused, scenario
 
 
 def meanings(text: str, *, wrap: bool = False) -> list[str]:
