@@ -19,8 +19,8 @@ run: $(STAMP)
 	$(BIN)/tilerummy demo --seed 1 --delay 0.05
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
