@@ -26,6 +26,7 @@ from .openings import best_opening, has_opening
 from .records import GameRecord, Replay
 from .rules import PRESETS, Display, FirstPlayer, JokerReplacement, PoolExhausted, Rules
 from .scoring import MatchStanding, RoundScore, match_standing, rack_value, score_round
+from .solver import Solution, solve
 from .tiles import COLOURS, JOKER, Colour, Piece, Tile, TileSet, format_tiles, parse_tiles
 
 __version__ = "0.1.0"
@@ -63,6 +64,7 @@ __all__ = [
     "RoundScore",
     "Rules",
     "RulesError",
+    "Solution",
     "Table",
     "Tile",
     "TileSet",
@@ -75,4 +77,5 @@ __all__ = [
     "parse_tiles",
     "rack_value",
     "score_round",
+    "solve",
 ]

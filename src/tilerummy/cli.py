@@ -17,10 +17,11 @@ from .bots import SimpleBot
 from .console import Painter
 from .errors import InvalidMeld, NotationError, TilerummyError
 from .game import Draw, Game, Pass, Play, Timeout
-from .melds import Meld, joker_meanings_text
+from .melds import Meld, Table, joker_meanings_text
 from .records import GameRecord
 from .rules import OPTION_HELP, PRESETS, Rules
 from .scoring import score_round
+from .solver import solve
 from .tiles import parse_tiles, split_tokens
 
 
@@ -101,6 +102,19 @@ def _build_parser() -> argparse.ArgumentParser:
     rules.add_argument("preset", nargs="?", metavar="PRESET", help=f"one of: {', '.join(PRESETS)}")
     rules.add_argument("--json", action="store_true", help="print JSON")
     rules.set_defaults(handler=_rules)
+
+    solve = commands.add_parser(
+        "solve",
+        help="the best play for a rack and a table",
+        description="The best play: the most rack tiles (or the most value) placed, rearranging the table.",
+    )
+    solve.add_argument("--rack", required=True, metavar="TILES", help='the rack, e.g. "R4 K5 J"')
+    solve.add_argument("--table", default="", metavar="TABLE", help='the table, e.g. "R5 R6 R7 | B5 Y5 K5"')
+    solve.add_argument("--initial", action="store_true", help="the initial meld is still to be made")
+    solve.add_argument("--objective", choices=["tiles", "value"], default="tiles")
+    solve.add_argument("--rules", default="standard", metavar="PRESET")
+    solve.add_argument("--json", action="store_true", help="print JSON")
+    solve.set_defaults(handler=_solve)
 
     demo = commands.add_parser("demo", help="watch a seeded game between built-in players")
     demo.add_argument("--seed", type=int, default=1)
@@ -287,6 +301,37 @@ def _rules(args: argparse.Namespace) -> int:
             shown = "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
             print(f"  {option:<{width}}  {shown:<15} {help_text}")
         print()
+    return 0
+
+
+# --- solve -------------------------------------------------------------------
+
+
+def _solve(args: argparse.Namespace) -> int:
+    rules = _rules_from(args.rules)
+    solution = solve(
+        args.rack,
+        args.table,
+        rules=rules,
+        initial_meld_done=not args.initial,
+        objective=args.objective,
+    )
+    if args.json:
+        table = Table.parse(args.table, wrap=rules.wrap)
+        unchanged = [[str(tile) for tile in meld] for meld in table]
+        empty = {"placed": [], "table": unchanged, "value": 0, "steps": [], "meld_value": None}
+        print(json.dumps(solution.to_dict() if solution is not None else empty))
+        return 0
+    if solution is None:
+        print("Nothing can be played: draw." if not args.initial else "No initial meld: draw.")
+        return 0
+    count = len(solution.placed)
+    print(
+        f"Place {count} tile{'s' if count != 1 else ''} ({' '.join(map(str, solution.placed))}), value {solution.value}."
+    )
+    for number, step in enumerate(solution.steps, start=1):
+        print(f"  {number}. {step}")
+    print(f"Table: {solution.table}")
     return 0
 
 

@@ -175,10 +175,10 @@ def _new_sets_with_lay_off(before: Table, after: Table) -> list[Meld]:
 
 
 def _check_jokers(before: Table, after: Table, added: Counter[Tile], rules: Rules, *, may_change: bool) -> None:
-    old_readings = _joker_readings(before)
+    old_readings = joker_readings(before)
     if not old_readings[0] or (may_change and rules.joker_replacement is JokerReplacement.FREE):
         return
-    new_readings = _joker_readings(after)
+    new_readings = joker_readings(after)
     if rules.joker_replacement is JokerReplacement.RACK:
         replacements = Counter({tile: count for tile, count in added.items() if not tile.is_joker})
     else:
@@ -210,7 +210,7 @@ def _check_jokers(before: Table, after: Table, added: Counter[Tile], rules: Rule
     )
 
 
-def _joker_readings(table: Table) -> list[tuple[Tile, ...]]:
+def joker_readings(table: Table) -> list[tuple[Tile, ...]]:
     """Every way to say what each joker on the table stands for, one tile each.
 
     A run's jokers have one reading; the jokers of a group stand for distinct

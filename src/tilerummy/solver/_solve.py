@@ -1,0 +1,319 @@
+"""``solve``: the best play for a rack and a table, under the rules.
+
+The table's jokers are the hard part. Under ``rack`` (and ``rack_or_table``)
+each joker on the table either keeps what it stands for (then it behaves
+like that tile, which must stay on the table) or is freed (then it is a joker
+that must go somewhere on the table, and the tile it stood for must come from
+the rack, or be on the table). Every combination of those roles is searched,
+best first, and the best legal play wins. Every answer is checked with the
+engine's own rules before it is returned.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from ..errors import TilerummyError
+from ..legality import joker_readings, judge_play
+from ..melds import Meld, MeldKind, Table
+from ..rules import JokerReplacement, Rules
+from ..tiles import JOKER, Piece, Tile, format_tiles, parse_tiles
+from ._search import FACE_COUNT, FACES, INDEX, JOKER_INDEX, counts_of, search
+
+Objective = Literal["tiles", "value"]
+
+#: Scores pack the objective and its tie-break into one number.
+_MAJOR = 1024
+
+
+class SolverError(TilerummyError):
+    """The solver produced a play the rules refuse: a bug, never bad input."""
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """A play: the rack tiles placed, the table after it, the rack value removed
+    (a joker counting the rules' joker penalty) and the move in short steps."""
+
+    placed: tuple[Tile, ...]
+    table: Table
+    value: int
+    steps: tuple[str, ...]
+    meld_value: int | None = None  # an initial meld's worth, jokers as the tiles they stand for
+
+    @property
+    def tiles_placed(self) -> int:
+        return len(self.placed)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "placed": [str(tile) for tile in self.placed],
+            "table": [[str(tile) for tile in meld] for meld in self.table],
+            "value": self.value,
+            "steps": list(self.steps),
+            "meld_value": self.meld_value,
+        }
+
+
+def solve(
+    rack: str | Iterable[Tile | Piece],
+    table: str | Table = "",
+    *,
+    rules: str | Rules = "standard",
+    initial_meld_done: bool = True,
+    objective: Objective = "tiles",
+) -> Solution | None:
+    """The best play, or None when no rack tile can be placed.
+
+    ``objective``: ``"tiles"`` places the most rack tiles (ties: more rack
+    value removed); ``"value"`` removes the most rack value (ties: more
+    tiles). With ``initial_meld_done=False`` the play is an initial meld: new
+    sets from the rack worth the threshold, the table left as it is.
+
+    :raises TilerummyError: for bad notation, unknown rules or objective.
+    """
+    rules = Rules.preset(rules) if isinstance(rules, str) else rules
+    rack_tiles = _read_rack(rack)
+    before = Table.parse(table, wrap=rules.wrap) if isinstance(table, str) else table
+    if objective not in ("tiles", "value"):
+        raise TilerummyError(f"objective {objective!r}: expected 'tiles' or 'value'")
+    weights = _weights(rules, objective)
+    rack_counts = counts_of(Counter(rack_tiles))
+    if not initial_meld_done:
+        found = search(
+            [0] * FACE_COUNT,
+            rack_counts,
+            weights,
+            wrap=rules.wrap,
+            min_meld_value=max(rules.meld_threshold, 1),
+        )
+        if found is None or not found.melds:
+            return None
+        after = Table(before.melds + found.melds)
+        return _finish(before, after, rack_tiles, rules, melded=False)
+    best_score = 0
+    best: Table | None = None
+    for plan in _joker_plans(before, rack_counts, rules):
+        optional = list(rack_counts)
+        for face, count in plan.forced.items():
+            optional[face] -= count
+        forced_score = sum(weights[face] * count for face, count in plan.forced.items())
+        found = search(plan.must, optional, weights, wrap=rules.wrap, floor=best_score - forced_score)
+        if found is None:
+            continue
+        score = found.score + forced_score
+        if score > best_score:
+            best_score = score
+            best = _arrange(before, found.melds, plan, rules)
+    if best is None:
+        return None
+    return _finish(before, best, rack_tiles, rules, melded=True)
+
+
+def _read_rack(rack: str | Iterable[Tile | Piece]) -> list[Tile]:
+    if isinstance(rack, str):
+        return parse_tiles(rack)
+    tiles = []
+    for item in rack:
+        if isinstance(item, Piece):
+            tiles.append(item.tile)
+        elif isinstance(item, Tile):
+            tiles.append(item)
+        else:
+            raise TilerummyError(f"{item!r} is not a tile")
+    return tiles
+
+
+def _weights(rules: Rules, objective: Objective) -> list[int]:
+    values = [rules.joker_penalty if face.is_joker else face.number for face in FACES]
+    if objective == "tiles":
+        return [_MAJOR + value for value in values]
+    return [value * _MAJOR + 1 for value in values]
+
+
+@dataclass(frozen=True, slots=True)
+class _JokerPlan:
+    """One way to treat the table's jokers: ``kept`` maps a face to how many
+    jokers keep standing for it; ``freed`` jokers go anywhere; ``forced``
+    rack copies must be played to replace them."""
+
+    must: list[int]
+    kept: Counter[int]
+    freed: int
+    forced: Counter[int]
+
+
+def _joker_plans(before: Table, rack_counts: Sequence[int], rules: Rules) -> list[_JokerPlan]:
+    table_counts = counts_of(before.tiles())
+    readings = joker_readings(before)
+    jokers = len(readings[0])
+    plans: list[_JokerPlan] = []
+    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    if rules.joker_replacement is JokerReplacement.FREE:
+        role_sets: Iterable[tuple[bool, ...]] = [(False,) * jokers]
+    else:
+        role_sets = list(itertools.product((True, False), repeat=jokers))
+    for reading in readings:
+        for roles in role_sets:
+            free_mode = rules.joker_replacement is JokerReplacement.FREE
+            kept = Counter(INDEX[tile] for tile, keep in zip(reading, roles, strict=True) if keep)
+            freed_meanings = Counter(INDEX[tile] for tile, keep in zip(reading, roles, strict=True) if not keep)
+            key = (tuple(sorted(kept.elements())), tuple(sorted(freed_meanings.elements())) if not free_mode else ())
+            if key in seen:
+                continue
+            seen.add(key)
+            forced: Counter[int] = Counter()
+            if not free_mode:
+                for face, count in freed_meanings.items():
+                    on_table = table_counts[face] if rules.joker_replacement is JokerReplacement.RACK_OR_TABLE else 0
+                    forced[face] = max(0, count - on_table)
+            if any(rack_counts[face] < count for face, count in forced.items()):
+                continue
+            must = list(table_counts)
+            must[JOKER_INDEX] = sum(freed_meanings.values())
+            for face, count in kept.items():
+                must[face] += count
+            for face, count in forced.items():
+                must[face] += count
+            plans.append(_JokerPlan(must, kept, sum(freed_meanings.values()), +forced))
+    # Keeping every joker where it is is the common case: search it first.
+    plans.sort(key=lambda plan: plan.freed)
+    return plans
+
+
+def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rules) -> Table:
+    """The table after the play, keeping as many of the old sets as the
+    solution allows, and showing kept jokers as jokers again."""
+    remaining = Counter(INDEX[tile] for meld in melds for tile in meld.tiles)
+    kept_jokers = Counter(plan.kept)
+    kept_sets: list[Meld] = []
+    for meld in before.melds:
+        faces = _faces_as_kept(meld, kept_jokers)
+        if faces is None or faces - remaining:
+            continue
+        rest = remaining - faces
+        if rest and search(_as_list(rest), [0] * FACE_COUNT, [0] * FACE_COUNT, wrap=rules.wrap) is None:
+            continue
+        kept_sets.append(meld)
+        remaining = rest
+        kept_jokers -= _kept_in(meld, kept_jokers)
+    found = search(_as_list(remaining), [0] * FACE_COUNT, [0] * FACE_COUNT, wrap=rules.wrap)
+    if found is None:
+        raise SolverError("the solution's own tiles no longer form sets")
+    new_sets = _show_kept_jokers(list(found.melds), kept_jokers)
+    return Table(tuple(kept_sets) + tuple(new_sets))
+
+
+def _faces_as_kept(meld: Meld, kept: Counter[int]) -> Counter[int] | None:
+    """The set's faces with its jokers as the tiles they keep standing for,
+    or None if one of its jokers is not kept."""
+    faces: Counter[int] = Counter(INDEX[tile] for tile in meld.tiles if not tile.is_joker)
+    wanted = _kept_in(meld, kept)
+    if sum(wanted.values()) != sum(tile.is_joker for tile in meld.tiles):
+        return None
+    return faces + wanted
+
+
+def _kept_in(meld: Meld, kept: Counter[int]) -> Counter[int]:
+    """Faces the set's jokers stand for, among those still to keep."""
+    result: Counter[int] = Counter()
+    budget = Counter(kept)
+    for meaning in meld.jokers:
+        for tile in sorted(meaning, key=lambda tile: tile.sort_key):
+            face = INDEX[tile]
+            if budget[face] > 0:
+                budget[face] -= 1
+                result[face] += 1
+                break
+    return result
+
+
+def _show_kept_jokers(melds: list[Meld], kept: Counter[int]) -> list[Meld]:
+    """Turn one copy of each kept face back into the joker it is."""
+    for face, count in kept.items():
+        tile = FACES[face]
+        for _ in range(count):
+            options = [
+                index
+                for index, meld in enumerate(melds)
+                if tile in meld.tiles and sum(not t.is_joker for t in meld.tiles) > 1
+            ]
+            if not options:
+                raise SolverError(f"no set can hold the joker that stands for {tile}")
+            index = max(options, key=lambda i: sum(not t.is_joker for t in melds[i].tiles))
+            meld = melds[index]
+            tiles = tuple(JOKER if t == tile else t for t in meld.tiles)
+            melds[index] = _with_jokers(meld, tiles)
+    return melds
+
+
+def _with_jokers(meld: Meld, tiles: tuple[Tile, ...]) -> Meld:
+    if meld.is_run:
+        return Meld(MeldKind.RUN, tiles, meld.number, meld.colour)
+    numbered = tuple(t for t in tiles if not t.is_joker)
+    jokers = len(tiles) - len(numbered)
+    return Meld(MeldKind.GROUP, numbered + (JOKER,) * jokers, meld.number)
+
+
+def _as_list(counts: Counter[int]) -> list[int]:
+    return [counts[face] for face in range(FACE_COUNT)]
+
+
+def _finish(before: Table, after: Table, rack: Sequence[Tile], rules: Rules, *, melded: bool) -> Solution:
+    try:
+        judged = judge_play(before, after, rack, rules, melded=melded)
+    except TilerummyError as error:
+        raise SolverError(f"the solver's play {after} is illegal: {error}") from error
+    placed = tuple(sorted(judged.from_rack.elements()))
+    value = sum(rules.joker_penalty if tile.is_joker else tile.number for tile in placed)
+    steps = tuple(describe(before, judged.table, Counter(placed)))
+    return Solution(placed, judged.table, value, steps, judged.meld_value)
+
+
+def describe(before: Table, after: Table, placed: Counter[Tile]) -> list[str]:
+    """The move in short steps a person can follow, such as "add R4 to R5 R6 R7"
+    or "make R4 R5 R6 from R4 from your rack, R5 R6 from R5 R6 R7 R8"."""
+    old = Counter(before.melds)
+    new = Counter(after.melds)
+    kept = old & new
+    broken = list((old - kept).elements())
+    created = list((new - kept).elements())
+    from_rack = Counter(placed)
+    left_in = {index: Counter(meld.tiles) for index, meld in enumerate(broken)}
+    steps: list[str] = []
+    # Whole sets extended with rack tiles first, then sets made of rack tiles only.
+    for meld in list(created):
+        for index, old_meld in enumerate(broken):
+            added = Counter(meld.tiles) - Counter(old_meld.tiles)
+            whole = left_in[index] == Counter(old_meld.tiles) and not left_in[index] - Counter(meld.tiles)
+            if whole and not added - from_rack:
+                steps.append(f"add {format_tiles(sorted(added.elements()))} to {old_meld}")
+                from_rack -= added
+                left_in[index] = Counter()
+                created.remove(meld)
+                break
+    for meld in list(created):
+        if not Counter(meld.tiles) - from_rack:
+            steps.append(f"lay {meld} as a new {meld.kind.value}")
+            from_rack -= Counter(meld.tiles)
+            created.remove(meld)
+    for meld in created:
+        needed = Counter(meld.tiles)
+        parts: list[str] = []
+        for index, old_meld in enumerate(broken):
+            taken = needed & left_in[index]
+            if taken:
+                whole = taken == Counter(old_meld.tiles)
+                parts.append(str(old_meld) if whole else f"{format_tiles(sorted(taken.elements()))} from {old_meld}")
+                needed -= taken
+                left_in[index] -= taken
+        mine = needed & from_rack
+        if mine:
+            parts.append(f"{format_tiles(sorted(mine.elements()))} from your rack")
+            from_rack -= mine
+        steps.append(f"make the {meld.kind.value} {meld} with " + ", ".join(parts))
+    return steps

@@ -1,0 +1,113 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tilerummy import Rules, Table, TilerummyError, parse_tiles, solve
+from tilerummy.cli import main
+
+
+def counts(text: str) -> list[str]:
+    return sorted(text.split())
+
+
+def test_opening_with_repeated_numbers() -> None:
+    solution = solve("K10 B10 Y10", initial_meld_done=False)
+    assert solution is not None
+    assert solution.tiles_placed == 3
+    assert solution.meld_value == 30
+
+
+def test_opening_with_a_joker_counts_what_it_stands_for() -> None:
+    solution = solve("K10 B10 J", initial_meld_done=False)
+    assert solution is not None
+    assert solution.tiles_placed == 3
+    assert solution.meld_value == 30
+    assert solution.value == 50  # the rack value removed: the joker at its penalty
+    assert solve("K10 B10 J", initial_meld_done=False, rules=Rules(initial_meld_strict=True)) is None
+
+
+def test_value_objective_takes_the_three_13s() -> None:
+    solution = solve("K11 K12 K13 B13 Y13", objective="value")
+    assert solution is not None
+    assert solution.value == 39
+    assert counts(" ".join(map(str, solution.placed))) == counts("K13 B13 Y13")
+
+
+def test_joker_in_a_four_group_stays() -> None:
+    solution = solve("K1 K2 K3", "R5 B5 Y5 J")
+    assert solution is not None
+    assert solution.tiles_placed == 3
+    assert Table.parse("R5 B5 Y5 J").melds[0] in solution.table.melds
+
+
+def test_joker_at_the_end_of_a_long_run_stays() -> None:
+    solution = solve("R1 R2 R3", "K5 K6 K7 J")
+    assert solution is not None
+    assert solution.tiles_placed == 3
+    assert solution.steps == ("lay R1 R2 R3 as a new run",)
+
+
+def test_freeing_a_joker_needs_its_tile_from_the_rack() -> None:
+    table = "R5 B5 Y5 J | K10 K11 K12 | B11 B12 B13"
+    solution = solve("K5 B10", table)
+    assert solution is not None
+    assert solution.tiles_placed == 2
+    # R7 R8 need the joker, which cannot move without K5 from the rack.
+    assert solve("R7 R8", table) is None
+    free = solve("R7 R8", table, rules=Rules().replace(joker_replacement="free"))
+    assert free is not None
+    assert free.tiles_placed == 2
+    with_k5 = solve("R7 R8 K5", table)
+    assert with_k5 is not None
+    assert with_k5.tiles_placed == 3
+
+
+def test_rearranging_the_table() -> None:
+    solution = solve("R4 K5", "R5 B5 Y5 | R6 R7 R8")
+    assert solution is not None
+    assert solution.tiles_placed == 2
+    assert set(map(str, solution.table)) == {"R4 R5 R6 R7 R8", "B5 Y5 K5"}
+    assert any("from your rack" in step for step in solution.steps)
+
+
+def test_extends_without_breaking_sets() -> None:
+    solution = solve("R4", "R5 R6 R7 | B9 Y9 K9")
+    assert solution is not None
+    assert "B9 Y9 K9" in map(str, solution.table)
+    assert len(solution.steps) == 1
+
+
+def test_nothing_to_play() -> None:
+    assert solve("R1 B7", "K5 K6 K7") is None
+    assert solve("K1 K2 K3", initial_meld_done=False) is None
+
+
+def test_wrap_and_six_player_set() -> None:
+    assert solve("R12 R13 R1", rules="house") is not None
+    assert solve("R12 R13 R1") is None
+    six = solve("R5 R5 J", "R5 B5 Y5", rules="six-player")
+    assert six is not None
+
+
+def test_accepts_tiles_and_rejects_bad_input() -> None:
+    solution = solve(parse_tiles("R1 R2 R3"), Table())
+    assert solution is not None
+    with pytest.raises(TilerummyError):
+        solve("R1 Q2")
+    with pytest.raises(TilerummyError, match="objective"):
+        solve("R1 R2 R3", objective="most")  # type: ignore[arg-type]
+
+
+def test_cli_solve(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--rack", "K10 B10 J", "--initial", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert sorted(data["placed"]) == ["B10", "J", "K10"]
+    assert data["meld_value"] == 30
+    assert main(["solve", "--rack", "R1", "--table", "K5 K6 K7", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["placed"] == []
+    assert data["table"] == [["K5", "K6", "K7"]]
+    assert main(["solve", "--rack", "R4", "--table", "R5 R6 R7"]) == 0
+    assert "add R4 to R5 R6 R7" in capsys.readouterr().out
