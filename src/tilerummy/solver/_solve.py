@@ -22,6 +22,7 @@ from ..legality import joker_readings, judge_play
 from ..melds import Meld, MeldKind, Table
 from ..rules import JokerReplacement, Rules
 from ..tiles import JOKER, Piece, Tile, format_tiles, parse_tiles
+from ._layers import best_arrangement
 from ._search import FACE_COUNT, FACES, INDEX, JOKER_INDEX, counts_of, search
 
 Objective = Literal["tiles", "value"]
@@ -97,18 +98,31 @@ def solve(
         return _finish(before, after, rack_tiles, rules, melded=False)
     best_score = 0
     best: Table | None = None
+    rack_jokers = rack_counts[JOKER_INDEX]
     for plan in _joker_plans(before, rack_counts, rules):
         optional = list(rack_counts)
         for face, count in plan.forced.items():
             optional[face] -= count
+        optional[JOKER_INDEX] = 0
+        must = list(plan.must)
+        must[JOKER_INDEX] = 0
         forced_score = sum(weights[face] * count for face, count in plan.forced.items())
-        found = search(plan.must, optional, weights, wrap=rules.wrap, floor=best_score - forced_score)
-        if found is None:
+        arrangement = best_arrangement(
+            must,
+            optional,
+            weights,
+            must_jokers=plan.freed,
+            optional_jokers=rack_jokers,
+            joker_weight=weights[JOKER_INDEX],
+            wrap=rules.wrap,
+            floor=best_score - forced_score,
+        )
+        if arrangement is None:
             continue
-        score = found.score + forced_score
+        score = arrangement.score + forced_score
         if score > best_score:
             best_score = score
-            best = _arrange(before, found.melds, plan, rules)
+            best = _arrange(before, arrangement.melds, plan, rules)
     if best is None:
         return None
     return _finish(before, best, rack_tiles, rules, melded=True)
@@ -185,27 +199,60 @@ def _joker_plans(before: Table, rack_counts: Sequence[int], rules: Rules) -> lis
     return plans
 
 
+#: How many extra layouts to try when keeping more of the old sets.
+_KEEP_ATTEMPTS = 4
+
+
 def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rules) -> Table:
-    """The table after the play, keeping as many of the old sets as the
-    solution allows, and showing kept jokers as jokers again."""
-    remaining = Counter(INDEX[tile] for meld in melds for tile in meld.tiles)
+    """The table after the play, keeping as many of the old sets as it
+    easily can, and showing kept jokers as jokers again."""
     kept_jokers = Counter(plan.kept)
+    new_sets = list(melds)
     kept_sets: list[Meld] = []
+    candidates: list[tuple[Meld, Counter[int]]] = []
     for meld in before.melds:
         faces = _faces_as_kept(meld, kept_jokers)
-        if faces is None or faces - remaining:
+        if faces is None:
             continue
-        rest = remaining - faces
-        if rest and search(_as_list(rest), [0] * FACE_COUNT, [0] * FACE_COUNT, wrap=rules.wrap) is None:
+        # An old set the solution made again, tile for tile, stays as it was.
+        same = next((i for i, new in enumerate(new_sets) if Counter(INDEX[t] for t in new.tiles) == faces), None)
+        if same is not None:
+            new_sets.pop(same)
+            kept_sets.append(meld)
+            kept_jokers -= _kept_in(meld, kept_jokers)
+        else:
+            candidates.append((meld, faces))
+    remaining = Counter(INDEX[tile] for meld in new_sets for tile in meld.tiles)
+    candidates = [(meld, faces) for meld, faces in candidates if not faces - remaining]
+    attempts = [candidates] + [[candidate] for candidate in candidates[:_KEEP_ATTEMPTS]] if candidates else []
+    for attempt in attempts:
+        faces = sum((faces for _, faces in attempt), Counter())
+        if faces - remaining:
             continue
-        kept_sets.append(meld)
-        remaining = rest
-        kept_jokers -= _kept_in(meld, kept_jokers)
-    found = search(_as_list(remaining), [0] * FACE_COUNT, [0] * FACE_COUNT, wrap=rules.wrap)
-    if found is None:
-        raise SolverError("the solution's own tiles no longer form sets")
-    new_sets = _show_kept_jokers(list(found.melds), kept_jokers)
-    return Table(tuple(kept_sets) + tuple(new_sets))
+        laid_out = _lay_out(remaining - faces, rules)
+        if laid_out is None:
+            continue
+        for meld, _ in attempt:
+            kept_sets.append(meld)
+            kept_jokers -= _kept_in(meld, kept_jokers)
+        new_sets = list(laid_out)
+        break
+    shown = _show_kept_jokers(new_sets, kept_jokers)
+    order = {meld: index for index, meld in enumerate(before.melds)}
+    kept_sets.sort(key=lambda meld: order[meld])
+    return Table(tuple(kept_sets) + tuple(shown))
+
+
+def _lay_out(faces: Counter[int], rules: Rules) -> tuple[Meld, ...] | None:
+    """Sets using exactly these tiles, if there are any."""
+    if not faces:
+        return ()
+    must = [faces[face] for face in range(FACE_COUNT)]
+    jokers = must[JOKER_INDEX]
+    must[JOKER_INDEX] = 0
+    zeros = [0] * FACE_COUNT
+    found = best_arrangement(must, zeros, zeros, must_jokers=jokers, optional_jokers=0, joker_weight=0, wrap=rules.wrap)
+    return found.melds if found is not None else None
 
 
 def _faces_as_kept(meld: Meld, kept: Counter[int]) -> Counter[int] | None:

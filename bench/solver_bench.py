@@ -1,0 +1,431 @@
+"""Time the move solver against the peer solver (rummikub-solver 1.0.0) on the same positions.
+
+Positions are dealt from a shuffled standard set (fixed seeds): a table of 0 to
+100 tiles laid down as valid runs and groups, a joker standing in for a missing
+tile now and then, as games build them, then a rack of 5 to 30 tiles from the
+rest (fewer when fewer are left). Both solvers are asked for the most tiles to place, once melded. Printed:
+per table-size bucket the median, p95 and max time of each solver, the
+per-position speed ratio (peer time / our time), a cold start (import plus
+first solve in a fresh process), and every position where the two disagree
+on the tile count, or where our play is not legal.
+
+The peer's tile count is trusted only where the adapter certifies it
+(tests/peer.py); elsewhere its model differs from the rules (a joker at the end
+of a run of four, jokers moving freely, ...), and it is timed only on
+positions whose table it can write with its sets.
+
+Run: .venv/bin/python bench/solver_bench.py [--positions N] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import json
+import math
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from tilerummy import COLOURS, IllegalPlay, InvalidMeld, Meld, Rules, Table, Tile, TileSet, format_tiles
+from tilerummy.legality import judge_play
+from tilerummy.tiles import JOKER, MAX_NUMBER
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the peer's adapter lives in tests/
+
+from tests.peer import PEER_VERSION, model_for, peer_answer, peer_solve, peer_state, unsupported
+
+ROOT = Path(__file__).resolve().parent.parent
+BUCKETS: tuple[tuple[int, int], ...] = ((0, 0), (1, 25), (26, 50), (51, 75), (76, 100))
+RACK_SIZES = (5, 30)
+
+Solve = Callable[..., Any]
+
+
+# --- positions ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Position:
+    bucket: int
+    rack: tuple[Tile, ...]
+    table: Table
+
+    def notation(self) -> str:
+        return f"rack {format_tiles(sorted(self.rack))!r} table {str(self.table)!r}"
+
+
+def _take(pool: list[Tile], tiles: Sequence[Tile]) -> bool:
+    """Remove these tiles from the pool if it holds them all."""
+    if any(pool.count(tile) < list(tiles).count(tile) for tile in set(tiles)):
+        return False
+    for tile in tiles:
+        pool.remove(tile)
+    return True
+
+
+def _a_set(rng: random.Random, pool: list[Tile], room: int) -> Meld | None:
+    """A valid set of at most ``room`` tiles from the pool, grown around a
+    drawn tile; a joker may stand in for one missing tile."""
+    seed = rng.choice([tile for tile in pool if not tile.is_joker])
+    assert seed.colour is not None
+    jokers = pool.count(JOKER) if rng.random() < 0.35 else 0
+    if rng.random() < 0.55:  # a run through the seed
+        length = rng.choice((3, 3, 3, 4, 4, 5, 6, 7))
+        start = rng.randint(max(1, seed.number - length + 1), min(seed.number, MAX_NUMBER - length + 1))
+        tiles = [Tile(seed.colour, number) for number in range(start, start + length)]
+    else:  # a group of the seed's number
+        others = [colour for colour in COLOURS if colour is not seed.colour]
+        tiles = [seed] + [Tile(colour, seed.number) for colour in rng.sample(others, rng.choice((2, 2, 3)))]
+    tiles = tiles[:room]
+    chosen: list[Tile] = []
+    for tile in tiles:
+        if tile in pool and chosen.count(tile) < pool.count(tile):
+            chosen.append(tile)
+        elif jokers > chosen.count(JOKER):
+            chosen.append(JOKER)
+        else:
+            return None
+    if jokers and JOKER not in chosen and rng.random() < 0.3:  # a joker in a complete set
+        chosen[rng.randrange(len(chosen))] = JOKER
+    try:
+        meld = Meld.from_tiles(chosen)
+    except InvalidMeld:
+        return None
+    return meld if _take(pool, chosen) else None
+
+
+def make_position(rng: random.Random, bucket: int) -> Position:
+    low, high = BUCKETS[bucket]
+    while True:
+        pool = [piece.tile for piece in TileSet.STANDARD.pieces()]
+        rng.shuffle(pool)
+        target = rng.randint(max(low, 3), high) if high else 0
+        melds: list[Meld] = []
+        size = 0
+        for _ in range(400):
+            if size >= target:
+                break
+            meld = _a_set(rng, pool, min(7, high - size))
+            if meld is not None:
+                melds.append(meld)
+                size += len(meld)
+        if low <= size <= high:
+            break
+    # A big table leaves few tiles: the rack takes at most what is left.
+    rack = rng.sample(pool, min(len(pool), rng.randint(*RACK_SIZES)))
+    return Position(bucket, tuple(rack), Table(tuple(rng.sample(melds, len(melds)))))
+
+
+# --- timing ------------------------------------------------------------------------------------
+
+
+class TimedOut(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    def expire(signum: int, frame: FrameType | None) -> None:
+        raise TimedOut
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@contextlib.contextmanager
+def silenced() -> Iterator[None]:
+    """Silence the process's stdout, C libraries included (HiGHS prints a banner once)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    with open(os.devnull, "w") as null:
+        os.dup2(null.fileno(), 1)
+        try:
+            yield
+        finally:
+            sys.stdout.flush()
+            os.dup2(saved, 1)
+            os.close(saved)
+
+
+@dataclass
+class Result:
+    position: Position
+    peer_time: float | None = None  # None: the peer cannot write this table with its sets
+    peer_tiles: int | None = None  # the peer's own count
+    peer_certified: int | None = None  # its count, when certified optimal
+    peer_bound: int | None = None
+    peer_note: str | None = None
+    our_time: float | None = None
+    our_tiles: int | None = None
+    our_problem: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def run_peer(result: Result, rules: Rules) -> None:
+    position = result.position
+    rack, table = list(position.rack), position.table
+    result.peer_note = unsupported(rack, table, rules, initial_meld_done=True)
+    if result.peer_note is not None:
+        return
+    model = model_for(rules, initial_meld_done=True)
+    start = time.perf_counter()
+    play = peer_solve(model, peer_state(model, rack, table, initial_meld_done=True))
+    result.peer_time = time.perf_counter() - start
+    result.peer_tiles = len(play.placed)
+    answer = peer_answer(rack, table, rules, initial_meld_done=True)
+    assert answer is not None
+    result.peer_bound = answer.bound
+    if answer.exact:
+        result.peer_certified = len(answer.placed)
+
+
+def run_ours(result: Result, solve: Solve, rules: Rules, timeout: float) -> None:
+    position = result.position
+    rack, table = list(position.rack), position.table
+    start = time.perf_counter()
+    try:
+        with time_limit(timeout):
+            solution = solve(rack, table, rules=rules, initial_meld_done=True, objective="tiles")
+    except TimedOut:
+        result.our_problem = f"timed out after {timeout:g} s"
+        return
+    except Exception as error:  # report and go on
+        result.our_problem = f"raised {type(error).__name__}: {error}"
+        return
+    result.our_time = time.perf_counter() - start
+    if solution is None:
+        result.our_tiles = 0
+        return
+    result.our_tiles = len(solution.placed)
+    try:
+        judged = judge_play(table, solution.table, rack, rules, melded=True)
+    except IllegalPlay as error:
+        result.our_problem = f"illegal play: {error}"
+        return
+    if sorted(judged.from_rack.elements()) != sorted(solution.placed):
+        result.our_problem = "placed tiles differ from what the table took from the rack"
+
+
+def cold_start(code: str, args: Sequence[str], repeats: int, limit: float) -> list[tuple[float, dict[str, float]]]:
+    """Run ``code`` in fresh interpreters: (wall time of the process, what it printed as JSON)."""
+    runs = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT, check=False, timeout=limit
+        )
+        wall = time.perf_counter() - start
+        if done.returncode != 0:
+            raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "failed")
+        runs.append((wall, json.loads(done.stdout.strip().splitlines()[-1])))
+    return runs
+
+
+OUR_COLD = """
+import json, sys, time
+t0 = time.perf_counter()
+from tilerummy.solver import solve
+t1 = time.perf_counter()
+solve(sys.argv[1], sys.argv[2], rules=sys.argv[3], initial_meld_done=True, objective="tiles")
+t2 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "first solve": t2 - t1}))
+"""
+
+PEER_COLD = """
+import json, sys, time
+t0 = time.perf_counter()
+from tests.peer import model_for, peer_solve, peer_state
+from tilerummy import Rules, Table, parse_tiles
+t1 = time.perf_counter()
+rules = Rules.preset(sys.argv[3])
+model = model_for(rules, initial_meld_done=True)
+peer_solve(model, peer_state(model, parse_tiles(sys.argv[1]), Table.parse(sys.argv[2]), initial_meld_done=True))
+t2 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "first solve": t2 - t1}))
+"""
+
+
+# --- report ------------------------------------------------------------------------------------
+
+
+def p95(samples: Sequence[float]) -> float:
+    ordered = sorted(samples)
+    return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
+
+
+def ms(samples: Sequence[float]) -> str:
+    if not samples:
+        return f"{'-':>26}"
+    return f"{statistics.median(samples) * 1e3:8.1f} {p95(samples) * 1e3:8.1f} {max(samples) * 1e3:8.1f}"
+
+
+def ratios(samples: Sequence[float]) -> str:
+    if not samples:
+        return f"{'-':>15}"
+    return f"{statistics.median(samples):7.2f} {p95(samples):7.2f}"
+
+
+def bucket_name(bucket: int) -> str:
+    low, high = BUCKETS[bucket]
+    return f"{low}" if low == high else f"{low}-{high}"
+
+
+def load_ours() -> tuple[Solve | None, str]:
+    try:
+        solve: Solve = importlib.import_module("tilerummy.solver").solve
+    except (ImportError, AttributeError) as error:
+        return None, f"not importable ({type(error).__name__}: {error})"
+    return solve, "tilerummy.solver"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--positions", type=int, default=6, help="positions per table-size bucket (default 6)")
+    parser.add_argument("--seed", type=int, default=2026, help="seed of the positions (default 2026)")
+    parser.add_argument("--rules", default="standard", help="rules preset (default standard)")
+    parser.add_argument(
+        "--timeout", type=float, default=10.0, help="seconds our solver may take per position (default 10)"
+    )
+    parser.add_argument("--peer-only", action="store_true", help="time the peer only")
+    parser.add_argument("--cold-runs", type=int, default=3, help="fresh processes for the cold start (0: skip)")
+    args = parser.parse_args(argv)
+    rules = Rules.preset(args.rules)
+    solve, ours_name = (None, "left out (--peer-only)") if args.peer_only else load_ours()
+
+    positions = []
+    for bucket in range(len(BUCKETS)):
+        rng = random.Random(f"{args.seed}/{bucket}")
+        positions += [make_position(rng, bucket) for _ in range(args.positions)]
+
+    print(f"solver benchmark: seed {args.seed}, {args.positions} positions per bucket, rules {args.rules!r},")
+    print(f"racks of {RACK_SIZES[0]} to {RACK_SIZES[1]} tiles, objective: most tiles, initial meld done")
+    print(f"peer: rummikub-solver {PEER_VERSION} (its MILP through cvxpy and HiGHS)")
+    print(f"ours: {ours_name}")
+
+    # Warm both up (the peer compiles its model on its first solve) on a small position.
+    warm = positions[args.positions] if args.positions else make_position(random.Random(args.seed), 1)
+    with silenced():
+        run_peer(Result(warm), rules)
+        if solve is not None:
+            run_ours(Result(warm), solve, rules, args.timeout)
+
+    results = []
+    for position in positions:
+        result = Result(position)
+        run_peer(result, rules)
+        if solve is not None:
+            run_ours(result, solve, rules, args.timeout)
+        results.append(result)
+
+    print()
+    print("time per position, ms           peer                              ours                    peer/ours")
+    print("table tiles  n   expr    median      p95      max    median      p95      max   t/o   median     p95")
+    for bucket in range(len(BUCKETS)):
+        mine = [result for result in results if result.position.bucket == bucket]
+        peer_times = [r.peer_time for r in mine if r.peer_time is not None]
+        our_times = [r.our_time for r in mine if r.our_time is not None]
+        ratio = [r.peer_time / r.our_time for r in mine if r.peer_time is not None and r.our_time]
+        late = sum(1 for r in mine if r.our_problem is not None and r.our_problem.startswith("timed out"))
+        print(
+            f"{bucket_name(bucket):>11} {len(mine):2} {len(peer_times):6}  {ms(peer_times)}  {ms(our_times)}"
+            f" {late:5}  {ratios(ratio)}"
+        )
+    peer_all = [r.peer_time for r in results if r.peer_time is not None]
+    ours_all = [r.our_time for r in results if r.our_time is not None]
+    ratio_all = [r.peer_time / r.our_time for r in results if r.peer_time is not None and r.our_time]
+    late_all = sum(1 for r in results if r.our_problem is not None and r.our_problem.startswith("timed out"))
+    print(
+        f"{'all':>11} {len(results):2} {len(peer_all):6}  {ms(peer_all)}  {ms(ours_all)} {late_all:5}  {ratios(ratio_all)}"
+    )
+    print("(expr: positions whose table the peer can write with its sets, the only ones it is timed on;")
+    print(f" t/o: our solver stopped after {args.timeout:g} s, left out of its times and of the ratios)")
+
+    excluded: dict[str, int] = {}
+    for result in results:
+        if result.peer_note is not None:
+            excluded[result.peer_note] = excluded.get(result.peer_note, 0) + 1
+    for note, count in sorted(excluded.items()):
+        print(f"  peer cannot express {count} position(s): {note}")
+    certified = sum(1 for r in results if r.peer_certified is not None)
+    print(f"peer's tile count certified optimal on {certified} of {len(peer_all)} positions it can express")
+
+    if args.cold_runs and solve is not None:
+        print()
+        # A position of 26-50 table tiles on which our solver took its median time.
+        timed = sorted(
+            (r for r in results if r.position.bucket == 2 and r.our_time is not None), key=lambda r: r.our_time or 0
+        )
+        sample = timed[len(timed) // 2].position if timed else warm
+        cold_args = [format_tiles(sample.rack), str(sample.table), args.rules]
+        for name, code in (("ours", OUR_COLD), ("peer", PEER_COLD)):
+            try:
+                runs = cold_start(code, cold_args, args.cold_runs, 60 + 3 * args.timeout)
+            except (RuntimeError, subprocess.TimeoutExpired) as error:
+                print(f"cold start, {name}: failed ({error})")
+                continue
+            wall = statistics.median(run[0] for run in runs)
+            imported = statistics.median(run[1]["import"] for run in runs)
+            first = statistics.median(run[1]["first solve"] for run in runs)
+            print(
+                f"cold start, {name}: import {imported * 1e3:.0f} ms + first solve {first * 1e3:.0f} ms"
+                f" = {(imported + first) * 1e3:.0f} ms; whole process {wall * 1e3:.0f} ms"
+                f" (median of {len(runs)}, {len(sample.table.melds)} sets on the table, rack of {len(sample.rack)})"
+            )
+
+    print()
+    if solve is None:
+        print("no comparison: our solver is not importable")
+        return
+    compared = disagree = illegal = late = above = 0
+    for index, result in enumerate(results):
+        lines = []
+        if result.our_problem is not None:
+            lines.append(f"ours: {result.our_problem}")
+            late += result.our_problem.startswith("timed out")
+            illegal += not result.our_problem.startswith("timed out")
+        elif result.peer_certified is not None:
+            compared += 1
+            if result.our_tiles != result.peer_certified:
+                disagree += 1
+                lines.append(f"tile count: ours {result.our_tiles}, peer {result.peer_certified} (certified optimal)")
+        if result.our_tiles is not None and result.peer_bound is not None and result.our_tiles > result.peer_bound:
+            above += 1
+            lines.append(f"ours places {result.our_tiles}, above the proven bound {result.peer_bound}")
+        if lines:
+            position = result.position
+            print(f"position {index} (bucket {bucket_name(position.bucket)}): {position.notation()}")
+            for line in lines:
+                print(f"  {line}")
+    uncertified = [
+        r for r in results if r.peer_tiles is not None and r.our_tiles is not None and r.peer_certified is None
+    ]
+    differ = sum(1 for r in uncertified if r.peer_tiles != r.our_tiles)
+    print(f"tile counts compared with the certified peer: {compared}, disagreements: {disagree}")
+    print(
+        f"our plays refused by the rules engine or failing: {illegal}; above the peer's bound: {above}; timeouts: {late}"
+    )
+    if uncertified:
+        print(
+            f"where the peer is not certified ({len(uncertified)} positions) its own count differs from ours on {differ}"
+            " (expected: there its model differs from the rules)"
+        )
+
+
+if __name__ == "__main__":
+    main()
