@@ -288,7 +288,8 @@ def _colour_step(
             new_key: Key = (
                 (*before, choice.runs_after, *after),
                 used + jokers,
-                (*to_groups, choice.to_groups),
+                # Groups do not care which colour sent which tiles: keep them sorted.
+                tuple(sorted((*to_groups, choice.to_groups))),
                 new_kept,
             )
             new_score = score + gained
