@@ -26,7 +26,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest src tests
+	$(BIN)/pytest src tests docs
 
 test: lint typecheck unit
 
