@@ -30,6 +30,28 @@ Run = tuple[int, bool, bool]
 ColourRuns = tuple[Run, ...]  # sorted
 
 
+# Small tuples met over and over are named by small ints, so states are flat
+# tuples of ints that hash fast.
+_IDS: dict[tuple[object, ...], int] = {}
+_VALUES: list[tuple[object, ...]] = []
+
+
+def _id(value: tuple[object, ...]) -> int:
+    found = _IDS.get(value)
+    if found is None:
+        found = _IDS[value] = len(_VALUES)
+        _VALUES.append(value)
+    return found
+
+
+def _runs_of(ident: int) -> ColourRuns:
+    return _VALUES[ident]  # type: ignore[return-value]
+
+
+def _ints_of(ident: int) -> tuple[int, ...]:
+    return _VALUES[ident]  # type: ignore[return-value]
+
+
 def _face(colour: int, number: int) -> int:
     return colour * MAX_NUMBER + (number - 1)
 
@@ -46,6 +68,7 @@ class _Choice:
     started: tuple[Run, ...]  # new runs (started with a numbered tile when run[1])
     short: int  # runs left open with fewer than three tiles
     single: int  # runs left open with one tile
+    after_id: int  # the name of runs_after
 
 
 @functools.cache
@@ -119,6 +142,7 @@ def _start(
                     tuple(new_runs),
                     sum(run[0] < 3 for run in after),
                     sum(run[0] == 1 for run in after),
+                    _id(after),
                 )
             )
 
@@ -162,9 +186,10 @@ class Arrangement:
     jokers_used: int
 
 
-# Runs per colour, jokers used, tiles sent to this number's groups by the
-# colours already handled, 1s kept back to follow a 13 (with wrap).
-Key = tuple[tuple[ColourRuns, ...], int, tuple[int, ...], tuple[int, ...]]
+# The open runs of each colour (by name), jokers used, the tiles sent to this
+# number's groups by the colours already handled (sorted, by name), the 1s
+# kept back to follow a 13 (with wrap, by name).
+Key = tuple[int, int, int, int, int, int, int]
 # How a state was reached: the previous state and the colour's choice (with
 # the 1s it kept back), or the previous state and the jokers put in groups.
 Back = tuple[Key, _Choice, int] | tuple[Key, int] | None
@@ -186,7 +211,9 @@ def best_arrangement(
     ones) in valid sets; None if the must copies cannot all be placed or
     nothing scores more than ``floor``."""
     total_jokers = must_jokers + optional_jokers
-    start: Key = (((), (), (), ()), 0, (), (0, 0, 0, 0) if wrap else ())
+    optional = _placeable(must, optional, total_jokers, wrap)
+    no_runs = _id(())
+    start: Key = (no_runs, no_runs, no_runs, no_runs, 0, _id(()), _id((0, 0, 0, 0) if wrap else ()))
     steps: list[Step] = [{start: (0, None)}]
     top = WRAPPED_ONE if wrap else MAX_NUMBER
     # What the optional tiles from each (number, colour) on could still score.
@@ -211,15 +238,15 @@ def best_arrangement(
     best_key = None
     best_score = floor
     for key, (score, _) in steps[-1].items():
-        runs, used, _, _ = key
-        if used < must_jokers or any(run[:2] != (3, True) for colour_runs in runs for run in colour_runs):
+        used = key[4]
+        if used < must_jokers or any(run[:2] != (3, True) for ident in key[:4] for run in _runs_of(ident)):
             continue
         final = score + (used - must_jokers) * joker_weight
         if final > best_score:
             best_key, best_score = key, final
     if best_key is None:
         return None
-    return Arrangement(_rebuild(steps, best_key), best_score, best_key[1])
+    return Arrangement(_rebuild(steps, best_key), best_score, best_key[4])
 
 
 def _colour_step(
@@ -249,7 +276,7 @@ def _colour_step(
     next_two = _held(must, optional, colour, number + 2, top)
     keeps = range(held_must + held_optional + 1) if wrap and number == 1 else (0,)
     weight = weights[face]
-    cache: dict[tuple[ColourRuns, int, int], list[tuple[_Choice, int, int, int]]] = {}
+    cache: dict[tuple[int, int, int], list[tuple[_Choice, int, int, int]]] = {}
 
     def options(runs: ColourRuns, jokers_left: int, kept: int) -> list[tuple[_Choice, int, int, int]]:
         """(choice, 1s kept back, score gained, jokers it needs later)."""
@@ -276,27 +303,73 @@ def _colour_step(
     for key, (score, _) in step.items():
         if score + hope <= 0:
             continue
-        runs, used, to_groups, kept_ones = key
+        used, groups, kept_id = key[4], key[5], key[6]
         jokers_left = total_jokers - used
-        cache_key = (runs[colour], jokers_left, kept_ones[colour] if wrapped else 0)
+        kept_here = _ints_of(kept_id)[colour] if wrapped else 0
+        cache_key = (key[colour], jokers_left, kept_here)
         choices = cache.get(cache_key)
         if choices is None:
-            choices = cache[cache_key] = options(*cache_key)
-        before, after = runs[:colour], runs[colour + 1 :]
+            choices = cache[cache_key] = options(_runs_of(key[colour]), jokers_left, kept_here)
+        before, after = key[:colour], key[colour + 1 : 4]
         for choice, keep, gained, jokers in choices:
-            new_kept = (*kept_ones[:colour], keep, *kept_ones[colour + 1 :]) if wrap and number == 1 else kept_ones
-            new_key: Key = (
-                (*before, choice.runs_after, *after),
-                used + jokers,
-                # Groups do not care which colour sent which tiles: keep them sorted.
-                tuple(sorted((*to_groups, choice.to_groups))),
-                new_kept,
-            )
+            if wrap and number == 1:
+                kept_ones = list(_ints_of(kept_id))
+                kept_ones[colour] = keep
+                new_kept = _id(tuple(kept_ones))
+            else:
+                new_kept = kept_id
+            new_groups = _grouped(groups, choice.to_groups)
+            new_key: Key = (*before, choice.after_id, *after, used + jokers, new_groups, new_kept)  # type: ignore[assignment]
             new_score = score + gained
             previous = result.get(new_key)
             if previous is None or new_score > previous[0]:
                 result[new_key] = (new_score, (key, choice, keep))
     return result
+
+
+_GROUPED: dict[tuple[int, int], int] = {}
+
+
+def _grouped(groups: int, count: int) -> int:
+    """The sorted tile counts sent to groups, once another colour sends ``count``."""
+    found = _GROUPED.get((groups, count))
+    if found is None:
+        found = _GROUPED[(groups, count)] = _id(tuple(sorted((*_ints_of(groups), count))))
+    return found
+
+
+def _placeable(must: Sequence[int], optional: Sequence[int], jokers: int, wrap: bool) -> list[int]:
+    """The optional counts without tiles that fit in no set at all (no group
+    of their number, no run through them), which the search need not try."""
+    held = [must[face] + optional[face] for face in range(len(must))]
+    result = list(optional)
+    top = WRAPPED_ONE if wrap else MAX_NUMBER
+    for colour in range(4):
+        for number in range(1, MAX_NUMBER + 1):
+            face = _face(colour, number)
+            if not optional[face]:
+                continue
+            colours = sum(1 for other in range(4) if held[_face(other, number)])
+            if colours + jokers >= 3:
+                continue
+            places = [number] + ([WRAPPED_ONE] if wrap and number == 1 else [])
+            if any(_run_through(held, colour, place, jokers, top) for place in places):
+                continue
+            result[face] = 0
+    return result
+
+
+def _run_through(held: Sequence[int], colour: int, place: int, jokers: int, top: int) -> bool:
+    """Whether some three numbers in a row through ``place`` can all be filled."""
+    for start in range(max(1, place - 2), min(place, top - 2) + 1):
+        missing = 0
+        for number in range(start, start + 3):
+            face = _face(colour, 1 if number == WRAPPED_ONE else number)
+            if not held[face]:
+                missing += 1
+        if missing <= jokers:
+            return True
+    return False
 
 
 def _held(must: Sequence[int], optional: Sequence[int], colour: int, number: int, top: int) -> int:
@@ -319,13 +392,15 @@ def _distance_to_next(must: Sequence[int], optional: Sequence[int], colour: int,
 
 def _group_step(step: Step, total_jokers: int) -> Step:
     result: Step = {}
+    no_groups = _id(())
     for key, (score, _) in step.items():
-        runs, used, to_groups, kept_ones = key
+        used = key[4]
+        to_groups = _ints_of(key[5])
         counts = (to_groups[0], to_groups[1], to_groups[2], to_groups[3])
         for group_jokers in range(total_jokers - used + 1):
             if _group_split(counts, group_jokers) is None:
                 continue
-            new_key: Key = (runs, used + group_jokers, (), kept_ones)
+            new_key: Key = (key[0], key[1], key[2], key[3], used + group_jokers, no_groups, key[6])
             previous = result.get(new_key)
             if previous is None or score > previous[0]:
                 result[new_key] = (score, (key, group_jokers))

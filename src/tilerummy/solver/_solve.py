@@ -200,7 +200,7 @@ def _joker_plans(before: Table, rack_counts: Sequence[int], rules: Rules) -> lis
 
 
 #: How many extra layouts to try when keeping more of the old sets.
-_KEEP_ATTEMPTS = 4
+_KEEP_ATTEMPTS = 1
 
 
 def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rules) -> Table:
@@ -323,39 +323,48 @@ def _finish(before: Table, after: Table, rack: Sequence[Tile], rules: Rules, *, 
 
 def describe(before: Table, after: Table, placed: Counter[Tile]) -> list[str]:
     """The move in short steps a person can follow, such as "add R4 to R5 R6 R7"
-    or "make R4 R5 R6 from R4 from your rack, R5 R6 from R5 R6 R7 R8"."""
+    or "make R4 R5 R6 with R4 from your rack, R5 R6 from R5 R6 R7 R8"."""
     old = Counter(before.melds)
     new = Counter(after.melds)
     kept = old & new
     broken = list((old - kept).elements())
     created = list((new - kept).elements())
     from_rack = Counter(placed)
-    left_in = {index: Counter(meld.tiles) for index, meld in enumerate(broken)}
+    old_tiles = [Counter(meld.tiles) for meld in broken]
+    left_in = [Counter(tiles) for tiles in old_tiles]
     steps: list[str] = []
     # Whole sets extended with rack tiles first, then sets made of rack tiles only.
-    for meld in list(created):
+    remaining: list[Meld] = []
+    for meld in created:
+        tiles = Counter(meld.tiles)
         for index, old_meld in enumerate(broken):
-            added = Counter(meld.tiles) - Counter(old_meld.tiles)
-            whole = left_in[index] == Counter(old_meld.tiles) and not left_in[index] - Counter(meld.tiles)
-            if whole and not added - from_rack:
+            whole = old_tiles[index]
+            if left_in[index] != whole or whole - tiles:
+                continue
+            added = tiles - whole
+            if not added - from_rack:
                 steps.append(f"add {format_tiles(sorted(added.elements()))} to {old_meld}")
                 from_rack -= added
                 left_in[index] = Counter()
-                created.remove(meld)
                 break
-    for meld in list(created):
-        if not Counter(meld.tiles) - from_rack:
-            steps.append(f"lay {meld} as a new {meld.kind.value}")
-            from_rack -= Counter(meld.tiles)
-            created.remove(meld)
+        else:
+            remaining.append(meld)
+    created, remaining = remaining, []
     for meld in created:
+        tiles = Counter(meld.tiles)
+        if not tiles - from_rack:
+            steps.append(f"lay {meld} as a new {meld.kind.value}")
+            from_rack -= tiles
+        else:
+            remaining.append(meld)
+    for meld in remaining:
         needed = Counter(meld.tiles)
         parts: list[str] = []
         for index, old_meld in enumerate(broken):
             taken = needed & left_in[index]
             if taken:
-                whole = taken == Counter(old_meld.tiles)
-                parts.append(str(old_meld) if whole else f"{format_tiles(sorted(taken.elements()))} from {old_meld}")
+                is_whole = taken == old_tiles[index]
+                parts.append(str(old_meld) if is_whole else f"{format_tiles(sorted(taken.elements()))} from {old_meld}")
                 needed -= taken
                 left_in[index] -= taken
         mine = needed & from_rack
