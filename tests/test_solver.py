@@ -111,3 +111,17 @@ def test_cli_solve(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["table"] == [["K5", "K6", "K7"]]
     assert main(["solve", "--rack", "R4", "--table", "R5 R6 R7"]) == 0
     assert "add R4 to R5 R6 R7" in capsys.readouterr().out
+
+
+def test_initial_meld_with_lay_off() -> None:
+    rules = Rules(initial_meld_lay_off=True)
+    solution = solve("R13 B13 R13 K13", "B13 Y13 J", rules=rules, initial_meld_done=False)
+    assert solution is not None
+    assert (solution.tiles_placed, solution.value) == (4, 52)
+    # Without the option the table stays untouched: only the new group goes down.
+    plain = solve("R13 B13 R13 K13", "B13 Y13 J", initial_meld_done=False)
+    assert plain is not None
+    assert plain.tiles_placed == 3
+    wrapped = solve("R9 R11 B8 R10 K12 B11", "J K9 K10 K11", rules=rules.replace(wrap=True), initial_meld_done=False)
+    assert wrapped is not None
+    assert (wrapped.tiles_placed, wrapped.value) == (4, 42)

@@ -22,6 +22,8 @@ VARIANTS = {
     "strict": Rules(initial_meld_strict=True),
     "six-player": Rules.preset("six-player"),
     "joker-25": Rules(joker_penalty=25, initial_meld_points=20),
+    "lay-off": Rules(initial_meld_lay_off=True, initial_meld_points=15),
+    "lay-off-wrap": Rules(initial_meld_lay_off=True, wrap=True, initial_meld_points=10),
 }
 
 
