@@ -229,9 +229,8 @@ def best_arrangement(
     for number in range(1, top + 1):
         for colour in range(4):
             hope = still[(number - 1) * 4 + colour] - floor
-            steps.append(
-                _colour_step(steps[-1], number, colour, must, optional, weights, total_jokers, wrap, top, hope)
-            )
+            options = _StepOptions(number, colour, must, optional, weights, wrap, top)
+            steps.append(_colour_step(steps[-1], colour, options, total_jokers, hope))
         steps.append(_group_step(steps[-1], total_jokers))
         if not steps[-1]:
             return None
@@ -249,70 +248,78 @@ def best_arrangement(
     return Arrangement(_rebuild(steps, best_key), best_score, best_key[4])
 
 
-def _colour_step(
-    step: Step,
-    number: int,
-    colour: int,
-    must: Sequence[int],
-    optional: Sequence[int],
-    weights: Sequence[int],
-    total_jokers: int,
-    wrap: bool,
-    top: int,
-    hope: int,
-) -> Step:
+class _StepOptions:
+    """The choices open to one colour at one number, by its open runs, the
+    jokers left and (for the wrapped 1) the 1s it kept back; each with the
+    1s it keeps back, the score it gains and the jokers it uses."""
+
+    def __init__(
+        self,
+        number: int,
+        colour: int,
+        must: Sequence[int],
+        optional: Sequence[int],
+        weights: Sequence[int],
+        wrap: bool,
+        top: int,
+    ) -> None:
+        self.number = number
+        self.wrap = wrap
+        self.last = number == top
+        self.wrapped = number == WRAPPED_ONE
+        face = _face(colour, 1 if self.wrapped else number)
+        self.held_must, self.held_optional = must[face], optional[face]
+        self.ahead = _distance_to_next(must, optional, colour, number, top)
+        self.next_one = _held(must, optional, colour, number + 1, top)
+        self.next_two = _held(must, optional, colour, number + 2, top)
+        self.keeps = range(self.held_must + self.held_optional + 1) if wrap and number == 1 else range(1)
+        self.weight = weights[face]
+        self.cache: dict[tuple[int, int, int], list[tuple[_Choice, int, int, int]]] = {}
+
+    def get(self, runs_id: int, jokers_left: int, kept: int) -> list[tuple[_Choice, int, int, int]]:
+        key = (runs_id, jokers_left, kept)
+        found = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = self._compute(_runs_of(runs_id), jokers_left, kept)
+        return found
+
+    def _compute(self, runs: ColourRuns, jokers_left: int, kept: int) -> list[tuple[_Choice, int, int, int]]:
+        found: list[tuple[_Choice, int, int, int]] = []
+        if self.wrapped:
+            # Only the 1s kept back may follow a 13, each ending a run.
+            for choice in _colour_choices(runs, kept, 0, jokers_left, True, False, 99):
+                if choice.to_groups == 0 and not any(run[2] and how != "end" for run, how in choice.continued):
+                    found.append((choice, kept, 0, 0))
+            return found
+        first = self.wrap and self.number == 1
+        for keep in self.keeps:
+            must_here = max(0, self.held_must - keep)
+            optional_here = self.held_must + self.held_optional - keep - must_here
+            bonus = max(0, keep - self.held_must) * self.weight
+            for choice in _colour_choices(runs, must_here, optional_here, jokers_left, self.last, first, self.ahead):
+                # Runs shorter than three need tiles (or jokers) at the next numbers.
+                later = max(0, choice.short - self.next_one) + max(0, choice.single - self.next_two)
+                if choice.jokers + later <= jokers_left:
+                    found.append((choice, keep, bonus + choice.optional_used * self.weight, choice.jokers))
+        return found
+
+
+def _colour_step(step: Step, colour: int, options: _StepOptions, total_jokers: int, hope: int) -> Step:
     """Every state after one colour's choice at one number.
 
     ``hope``: states whose score plus this cannot beat the floor are dropped
     (the most the tiles not yet reached could still add, minus the floor).
     """
     result: Step = {}
-    last = number == top
-    wrapped = number == WRAPPED_ONE
-    face = _face(colour, 1 if wrapped else number)
-    held_must, held_optional = must[face], optional[face]
-    ahead = _distance_to_next(must, optional, colour, number, top)
-    next_one = _held(must, optional, colour, number + 1, top)
-    next_two = _held(must, optional, colour, number + 2, top)
-    keeps = range(held_must + held_optional + 1) if wrap and number == 1 else (0,)
-    weight = weights[face]
-    cache: dict[tuple[int, int, int], list[tuple[_Choice, int, int, int]]] = {}
-
-    def options(runs: ColourRuns, jokers_left: int, kept: int) -> list[tuple[_Choice, int, int, int]]:
-        """(choice, 1s kept back, score gained, jokers it needs later)."""
-        found: list[tuple[_Choice, int, int, int]] = []
-        if wrapped:
-            # Only the 1s kept back may follow a 13, each ending a run.
-            for choice in _colour_choices(runs, kept, 0, jokers_left, True, False, 99):
-                if choice.to_groups == 0 and not any(run[2] and how != "end" for run, how in choice.continued):
-                    found.append((choice, kept, 0, 0))
-            return found
-        for keep in keeps:
-            must_here = max(0, held_must - keep)
-            optional_here = held_must + held_optional - keep - must_here
-            bonus = max(0, keep - held_must) * weight
-            for choice in _colour_choices(
-                runs, must_here, optional_here, jokers_left, last, wrap and number == 1, ahead
-            ):
-                # Runs shorter than three need tiles (or jokers) at the next numbers.
-                later = max(0, choice.short - next_one) + max(0, choice.single - next_two)
-                if choice.jokers + later <= jokers_left:
-                    found.append((choice, keep, bonus + choice.optional_used * weight, choice.jokers))
-        return found
-
+    keeping = options.wrap and options.number == 1
     for key, (score, _) in step.items():
         if score + hope <= 0:
             continue
         used, groups, kept_id = key[4], key[5], key[6]
-        jokers_left = total_jokers - used
-        kept_here = _ints_of(kept_id)[colour] if wrapped else 0
-        cache_key = (key[colour], jokers_left, kept_here)
-        choices = cache.get(cache_key)
-        if choices is None:
-            choices = cache[cache_key] = options(_runs_of(key[colour]), jokers_left, kept_here)
+        kept_here = _ints_of(kept_id)[colour] if options.wrapped else 0
         before, after = key[:colour], key[colour + 1 : 4]
-        for choice, keep, gained, jokers in choices:
-            if wrap and number == 1:
+        for choice, keep, gained, jokers in options.get(key[colour], total_jokers - used, kept_here):
+            if keeping:
                 kept_ones = list(_ints_of(kept_id))
                 kept_ones[colour] = keep
                 new_kept = _id(tuple(kept_ones))
@@ -409,24 +416,33 @@ def _group_step(step: Step, total_jokers: int) -> Step:
 
 def _rebuild(steps: list[Step], final: Key) -> tuple[Meld, ...]:
     """Walk the back-pointers and lay out the actual sets."""
-    backs: list[Back] = []
+    path: list[tuple[_Choice, int] | int] = []
     key = final
     for step in reversed(steps[1:]):
         _, back = step[key]
         assert back is not None
-        backs.append(back)
+        if len(back) == 3:
+            path.append((back[1], back[2]))
+        else:
+            path.append(back[1])
         key = back[0]
-    backs.reverse()
+    path.reverse()
+    return lay_out_path(path)
+
+
+def lay_out_path(path: Sequence[tuple[_Choice, int] | int]) -> tuple[Meld, ...]:
+    """The sets a path makes: per number, each colour's (choice, 1s kept)
+    then the jokers put in groups."""
     melds: list[Meld] = []
     open_runs: list[list[tuple[Run, list[Tile], int]]] = [[] for _ in COLOURS]
     per_number = 5  # four colour steps, then the groups
-    for index in range(0, len(backs), per_number):
+    for index in range(0, len(path), per_number):
         number = index // per_number + 1
         counts = []
         for colour in range(4):
-            back = backs[index + colour]
-            assert back is not None and len(back) == 3
-            choice = back[1]
+            entry = path[index + colour]
+            assert isinstance(entry, tuple)
+            choice = entry[0]
             counts.append(choice.to_groups)
             tile = Tile(COLOURS[colour], 1 if number == WRAPPED_ONE else number)
             still_open: list[tuple[Run, list[Tile], int]] = []
@@ -443,9 +459,9 @@ def _rebuild(steps: list[Step], final: Key) -> tuple[Meld, ...]:
             for run in choice.started:
                 still_open.append((run, [tile if run[1] else JOKER], number))
             open_runs[colour] = still_open
-        group_back = backs[index + 4]
-        assert group_back is not None and len(group_back) == 2
-        split = _group_split((counts[0], counts[1], counts[2], counts[3]), group_back[1])
+        group_jokers = path[index + 4]
+        assert isinstance(group_jokers, int)
+        split = _group_split((counts[0], counts[1], counts[2], counts[3]), group_jokers)
         assert split is not None
         for group in split:
             numbered = tuple(Tile(COLOURS[colour], number) for colour in group if colour >= 0)
