@@ -196,6 +196,10 @@ Back = tuple[Key, _Choice, int] | tuple[Key, int] | None
 Step = dict[Key, tuple[int, Back]]
 
 
+#: From how many tiles on the table and the rack the array search is used.
+_ARRAYS_FROM = 30
+
+
 def best_arrangement(
     must: Sequence[int],
     optional: Sequence[int],
@@ -210,6 +214,20 @@ def best_arrangement(
     """The highest-scoring way to place every must copy (and some optional
     ones) in valid sets; None if the must copies cannot all be placed or
     nothing scores more than ``floor``."""
+    if sum(must) + sum(optional) >= _ARRAYS_FROM:
+        # Crowded tables have thousands of states: step through them as arrays.
+        from ._layers_np import best_arrangement_arrays
+
+        return best_arrangement_arrays(
+            must,
+            optional,
+            weights,
+            must_jokers=must_jokers,
+            optional_jokers=optional_jokers,
+            joker_weight=joker_weight,
+            wrap=wrap,
+            floor=floor,
+        )
     total_jokers = must_jokers + optional_jokers
     optional = _placeable(must, optional, total_jokers, wrap)
     no_runs = _id(())
