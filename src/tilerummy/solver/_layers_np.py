@@ -188,6 +188,22 @@ def _colour_step(
             keeps.append(keep)
     if len(runs.global_ids) > _RUN_MASK:
         raise OverflowError("too many kinds of open runs for the packed states")
+    if (
+        all(count == 1 for count in counts)
+        and all(
+            after[index] == local % (16 * (_RUN_MASK + 1)) // 16 and not jokers_used[index]
+            for index, local in enumerate(unique.tolist())
+        )
+        and not (options.wrap and options.number == 1)
+    ):
+        # Every state has one choice, which keeps its runs: only the groups
+        # change, the same way for states alike, so no two states meet.
+        pick = inverse.astype(np.int64)
+        groups = (keys >> _GROUP_SHIFT) & 1023
+        moved = group_next[groups, np.array(to_groups, dtype=np.int64)[pick]]
+        new_keys = keys + ((moved - groups) << _GROUP_SHIFT)
+        new_scores = scores + np.array(gained, dtype=np.int64)[pick]
+        return new_keys, new_scores, (alive, pick, flat)
     per_state = np.array(counts, dtype=np.int64)[inverse]
     offsets = (np.cumsum(counts) - np.array(counts, dtype=np.int64))[inverse]
     total = int(per_state.sum())
