@@ -90,7 +90,10 @@ def solve(
     best_score = 0
     best: Table | None = None
     rack_jokers = rack_counts[JOKER_INDEX]
+    everything = sum(weights[face] * count for face, count in enumerate(rack_counts))
     for plan in _joker_plans(before, rack_counts, rules):
+        if best_score >= everything:
+            break  # the whole rack is placed: nothing can do better
         optional = list(rack_counts)
         for face, count in plan.forced.items():
             optional[face] -= count
