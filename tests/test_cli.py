@@ -42,9 +42,14 @@ def test_check_invalid_exits_1_with_reason(capsys: pytest.CaptureFixture[str]) -
     assert "valid run, value 26" in out
     code, out, _ = run(capsys, "check", "R12 R13 R1", "--rules", "house")
     assert code == 0
-    code, out, _ = run(capsys, "check", "Q5 Q6 Q7")
+    # A tile that is not a tile is bad input, not an invalid set.
+    code, out, err = run(capsys, "check", "Q5 Q6 Q7")
+    assert code == 2
+    assert "unknown colour 'Q'" in err
+    code, out, _ = run(capsys, "check", "R5 J J J", "--json")
     assert code == 1
-    assert "unknown colour 'Q'" in out
+    assert json.loads(out)[0]["reason"] == "the standard set has only 2 jokers"
+    assert run(capsys, "check", "R5 J J J", "--rules", "six-player")[0] == 0
 
 
 def test_score_seed_001_example(capsys: pytest.CaptureFixture[str]) -> None:
@@ -145,3 +150,41 @@ def test_console_script_is_installed() -> None:
     assert "valid group, value 30" in done.stdout
     done = subprocess.run([script, "--help"], capture_output=True, text=True, check=False)
     assert "check" in done.stdout
+
+
+def test_more_bad_input_is_refused_in_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    cases = [
+        ["score", "--rack", "R5 R5 R5", "--rack", "R1"],
+        ["score", "--rack", "R1", "--rack", "R2", "--rack", "R3", "--rack", "R4", "--rack", "R5"],
+        ["solve", "--rack", "J J J R5"],
+        ["demo", "--delay", "-1"],
+        ["demo", "--seed", "-1"],
+    ]
+    for args in cases:
+        code, _, err = run(capsys, *args)
+        assert code == 2, args
+        assert err.strip().count("\n") == 0, err
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\xfe")
+    code, _, err = run(capsys, "replay", str(binary))
+    assert code == 2
+    assert "not UTF-8" in err
+
+
+def test_replay_notices_a_record_cut_short(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    run(capsys, "demo", "--seed", "3", "--players", "2", "--save", str(record))
+    data = json.loads(record.read_text())
+    data["actions"].pop()
+    record.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "replay", str(record), "--json")
+    assert code == 1
+    assert json.loads(out)["result_matches_record"] is False
+
+
+def test_solve_json_keeps_what_jokers_stand_for(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--rack", "R13 J J", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["table"] == [["R13", "J", "J"]]
+    assert main(["solve", "--rack", "R10 B10 J K1 K2", "--initial"]) == 0
+    assert "an initial meld worth 30" in capsys.readouterr().out

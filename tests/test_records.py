@@ -90,7 +90,6 @@ def base_record() -> dict[str, Any]:
         ({"rules": {"wrap": "yes"}}, "rules: wrap='yes'"),
         ({"seed": "x"}, "seed: expected a whole number"),
         ({"actions": [{"seat": 0, "type": "fly"}]}, r"actions\[0\].type"),
-        ({"actions": [{"seat": 0, "type": "play", "table": "R1 R2"}]}, r"actions\[0\].table: set 1"),
         ({"actions": [{"seat": 0, "type": "play"}]}, r"actions\[0\].table"),
         ({"actions": [{"seat": "0", "type": "draw"}]}, r"actions\[0\].seat"),
         ({"extra": 1}, "unknown field 'extra'"),
@@ -121,3 +120,29 @@ def test_the_documented_example_replays() -> None:
     assert len(replay.game.actions) == 4
     assert replay.game.rules.turn_seconds == 60
     assert len(replay.game.rack(0)) == 14 - 4 + 3
+
+
+def test_an_invalid_set_in_a_play_is_an_illegal_action() -> None:
+    data = base_record()
+    first = GameRecord.from_dict(data).new_game().turn
+    data["actions"] = [{"seat": first, "type": "play", "table": "R9 B9 | R12 B12 Y12"}]
+    replay = GameRecord.from_dict(data).replay()
+    assert replay.error_index == 0
+    assert replay.error is not None
+    assert replay.error.reason is Reason.INVALID_SET
+    assert "set 1: R9 B9: a set needs at least 3 tiles" in replay.error.detail
+
+
+def test_records_refuse_duplicate_names_negative_seeds_and_unknown_deal_fields() -> None:
+    data = base_record()
+    data["players"] = ["Ana", "Ana"]
+    with pytest.raises(RecordError, match="same name"):
+        GameRecord.from_dict(data)
+    data = base_record()
+    data["seed"] = -1
+    with pytest.raises(RecordError, match="0 or more"):
+        GameRecord.from_dict(data)
+    data = base_record()
+    data["result"] = [1]
+    with pytest.raises(RecordError, match="result: expected an object"):
+        GameRecord.from_dict(data)

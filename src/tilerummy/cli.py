@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 from . import __version__
 from .bots import SimpleBot
 from .console import Painter
-from .errors import InvalidMeld, NotationError, TilerummyError
+from .errors import InvalidMeld, RecordError, TilerummyError
 from .game import Draw, Game, Pass, Play, Timeout
 from .melds import Meld, Table, joker_meanings_text
 from .records import GameRecord
@@ -88,8 +88,11 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="SEAT:could|SEAT:never",
         help="a seat (from 0) that never made the initial meld, and whether its rack could have",
     )
-    score.add_argument("--rules", default="standard", metavar="PRESET")
+    score.add_argument("--rules", default="standard", metavar="PRESET", help="rules preset (default standard)")
     score.add_argument("--joker-penalty", type=int, metavar="N", help="what a joker on a rack counts")
+    score.add_argument(
+        "--first", type=int, metavar="SEAT", help="who played first in the round (breaks ties; default 0)"
+    )
     score.add_argument("--json", action="store_true", help="print JSON")
     score.set_defaults(handler=_score)
 
@@ -112,17 +115,17 @@ def _build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--table", default="", metavar="TABLE", help='the table, e.g. "R5 R6 R7 | B5 Y5 K5"')
     solve.add_argument("--initial", action="store_true", help="the initial meld is still to be made")
     solve.add_argument("--objective", choices=["tiles", "value"], default="tiles")
-    solve.add_argument("--rules", default="standard", metavar="PRESET")
+    solve.add_argument("--rules", default="standard", metavar="PRESET", help="rules preset (default standard)")
     solve.add_argument("--json", action="store_true", help="print JSON")
     solve.set_defaults(handler=_solve)
 
     demo = commands.add_parser("demo", help="watch a seeded game between built-in players")
-    demo.add_argument("--seed", type=int, default=1)
-    demo.add_argument("--players", type=int, default=4, metavar="N")
-    demo.add_argument("--rules", default="standard", metavar="PRESET")
+    demo.add_argument("--seed", type=int, default=1, help="the deal's seed (default 1)")
+    demo.add_argument("--players", type=int, default=4, metavar="N", help="2 to 6 (default 4)")
+    demo.add_argument("--rules", default="standard", metavar="PRESET", help="rules preset (default standard)")
     demo.add_argument("--delay", type=float, default=0.0, metavar="SECONDS", help="pause between turns")
     demo.add_argument("--save", metavar="FILE", help="write the game record here")
-    demo.add_argument("--color", choices=["auto", "always", "never"], default="auto")
+    demo.add_argument("--color", choices=["auto", "always", "never"], default="auto", help="colour the tiles")
     demo.set_defaults(handler=_demo)
     return parser
 
@@ -143,7 +146,11 @@ def _check(args: argparse.Namespace) -> int:
             written = " ".join(split_tokens(text))
             try:
                 meld = Meld.parse(text, wrap=wrap)
-            except (InvalidMeld, NotationError) as error:
+                if sum(tile.is_joker for tile in meld.tiles) > rules.tile_set.jokers:
+                    raise InvalidMeld(
+                        f"{written}: the {rules.tile_set.value} set has only {rules.tile_set.jokers} jokers"
+                    )
+            except InvalidMeld as error:
                 reason = str(error)
                 prefix = f"{written}: "
                 reports.append(
@@ -192,17 +199,28 @@ def _check(args: argparse.Namespace) -> int:
 def _score(args: argparse.Namespace) -> int:
     rules = _rules_from(args.rules, joker_penalty=args.joker_penalty)
     racks = [parse_tiles(text) for text in args.rack]
+    rules.check_players(len(racks))
+    rules.tile_set.check([tile for rack in racks for tile in rack], "the racks")
+    if args.first is not None and not 0 <= args.first < len(racks):
+        raise TilerummyError(f"--first {args.first}: seats run from 0 to {len(racks) - 1}")
     unmelded: dict[int, bool] = {}
     for entry in args.unmelded:
         seat_text, _, could = entry.partition(":")
         if not seat_text.isdigit() or could not in ("could", "never"):
             raise TilerummyError(f"--unmelded {entry!r}: write SEAT:could or SEAT:never (seats from 0)")
         unmelded[int(seat_text)] = could == "could"
-    result = score_round(racks, rules, unmelded=unmelded)
+    first = args.first or 0
+    order = [(first + offset) % len(racks) for offset in range(len(racks))]
+    result = score_round(racks, rules, unmelded=unmelded, turn_order=order)
     if args.json:
         print(json.dumps({"scores": list(result.scores), "winner": result.winner, "values": list(result.values)}))
         return 0
-    how = "went out" if result.went_out else "has the lowest rack (the pool ran out)"
+    if result.went_out:
+        how = "went out"
+    elif rules.unmelded_penalty and unmelded and len(unmelded) < len(racks):
+        how = "has the lowest rack of those who made the initial meld (the pool ran out)"
+    else:
+        how = "has the lowest rack (the pool ran out)"
     print(f"Seat {result.winner} wins: {how}.")
     for seat, rack in enumerate(racks):
         note = ""
@@ -224,12 +242,17 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    record = GameRecord.from_json(Path(args.record).read_text(encoding="utf-8"))
-    stored = json.loads(Path(args.record).read_text(encoding="utf-8")).get("result")
+    try:
+        text = Path(args.record).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{args.record}: not UTF-8 text") from None
+    record = GameRecord.from_json(text)
+    stored = json.loads(text).get("result")
     replay = record.replay()
     game = replay.game
     result = game.result.to_dict() if game.result is not None else None
-    mismatch = stored is not None and result is not None and stored.get("scores") != result["scores"]
+    # A stored result must be the replay's: same scores, and the round over.
+    mismatch = stored is not None and (result is None or stored.get("scores") != result["scores"])
     if args.json:
         print(
             json.dumps(
@@ -245,7 +268,7 @@ def _replay(args: argparse.Namespace) -> int:
                         "detail": replay.error.detail,
                     },
                     "result": result,
-                    "result_matches_record": None if stored is None or result is None else not mismatch,
+                    "result_matches_record": None if stored is None else not mismatch,
                     "table": str(game.table),
                     "racks": [" ".join(map(str, game.rack_tiles(seat))) for seat in range(len(game.players))],
                     "pool_size": game.pool_size,
@@ -272,6 +295,8 @@ def _replay(args: argparse.Namespace) -> int:
                 print(f"The record's stored scores {stored.get('scores')} differ from the replay's.")
         elif replay.ok:
             print(f"The round is not over: {game.players[game.turn]} is to play; the pool holds {game.pool_size}.")
+            if mismatch:
+                print("The record stores a result, but its actions do not finish the round.")
     return 0 if replay.ok and not mismatch else 1
 
 
@@ -326,8 +351,10 @@ def _solve(args: argparse.Namespace) -> int:
         print("Nothing can be played: draw." if not args.initial else "No initial meld: draw.")
         return 0
     count = len(solution.placed)
+    worth = f", an initial meld worth {solution.meld_value}" if solution.meld_value is not None else ""
     print(
-        f"Place {count} tile{'s' if count != 1 else ''} ({' '.join(map(str, solution.placed))}), value {solution.value}."
+        f"Place {count} tile{'s' if count != 1 else ''} ({' '.join(map(str, solution.placed))}), "
+        f"rack value {solution.value}{worth}."
     )
     for number, step in enumerate(solution.steps, start=1):
         print(f"  {number}. {step}")
@@ -340,13 +367,17 @@ def _solve(args: argparse.Namespace) -> int:
 
 def _demo(args: argparse.Namespace) -> int:
     rules = _rules_from(args.rules)
+    if args.delay < 0:
+        raise TilerummyError(f"--delay {args.delay}: a pause cannot be negative")
+    if args.seed < 0:
+        raise TilerummyError(f"--seed {args.seed}: seeds are 0 or more")
     names = ["Ana", "Bruno", "Carla", "Diego", "Elena", "Fabio"]
     if not 2 <= args.players <= len(names):
         raise TilerummyError(f"--players {args.players}: choose 2 to {len(names)}")
     game = Game.new(names[: args.players], rules=rules, seed=args.seed)
     paint = Painter.for_stream(sys.stdout, args.color, cards=rules.display.value == "cards")
     bots = [SimpleBot() for _ in game.players]
-    print(paint.bold(f"tilerummy demo: seed {args.seed}, {rules_summary(args.rules, rules)}"))
+    print(paint.bold(f"tilerummy demo: seed {args.seed}, {rules_summary(args.rules)}"))
     if game.deal.first_draws:
         draws = ", ".join(f"{game.players[seat]} {paint.tile(tile)}" for seat, tile in game.deal.first_draws)
         print(f"Drawing for first player: {draws}")
@@ -396,7 +427,7 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def rules_summary(name: str, rules: Rules) -> str:
+def rules_summary(name: str) -> str:
     differences = Rules.preset(name).differences() if name in PRESETS else {}
     extra = ", ".join(f"{key}={value}" for key, value in differences.items())
     return f"rules {name}" + (f" ({extra})" if extra else "")

@@ -43,6 +43,8 @@ class Deal:
         :raises RulesError: when the rules cannot seat that many players.
         """
         rules.check_players(players)
+        if seed < 0:
+            raise RecordError(f"seed {seed}: seeds are 0 or more")
         rng = random.Random(seed)
         pieces = list(rules.tile_set.pieces())
         draws: tuple[tuple[int, Tile], ...] = ()

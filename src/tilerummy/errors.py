@@ -33,6 +33,7 @@ class Reason(enum.Enum):
     """Why the engine refused an action; the value is a stable machine name."""
 
     GAME_OVER = "game_over"
+    ROUND_NOT_OVER = "round_not_over"
     NOT_YOUR_TURN = "not_your_turn"
     UNKNOWN_SEAT = "unknown_seat"
     INVALID_SET = "invalid_set"

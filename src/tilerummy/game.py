@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .deal import Deal
-from .errors import IllegalAction, IllegalPlay, NotYourTurn, Reason
+from .errors import IllegalAction, IllegalPlay, NotYourTurn, Reason, RulesError
 from .legality import judge_play
 from .melds import Table
 from .openings import has_opening
@@ -30,10 +30,12 @@ from .tiles import Piece, Tile
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """End the turn with this table (the whole table, as it should be after the turn)."""
+    """End the turn with this table (the whole table, as it should be after the
+    turn); text when a record holds sets that do not read as valid ones, which
+    the game then refuses as an illegal play."""
 
     seat: int
-    table: Table
+    table: Table | str
     at: float | None = None
     kind: Literal["play"] = field(default="play", init=False)
 
@@ -98,7 +100,7 @@ class PlayerView:
             "seat": self.seat,
             "players": list(self.players),
             "rack": [str(piece.tile) for piece in self.rack] if self.rack is not None else None,
-            "table": [[str(tile) for tile in meld] for meld in self.table],
+            "table": [str(meld).split() for meld in self.table],
             "rack_sizes": list(self.rack_sizes),
             "pool_size": self.pool_size,
             "turn": self.turn,
@@ -129,7 +131,7 @@ class Game:
         if players is None:
             players = [f"Player {seat + 1}" for seat in range(deal.players)]
         if len(players) != deal.players:
-            raise IllegalAction(Reason.UNKNOWN_SEAT, f"{len(players)} names for {deal.players} racks")
+            raise RulesError(f"{len(players)} names for {deal.players} racks")
         self.rules = rules
         self.deal = deal
         self.players: tuple[str, ...] = tuple(players)

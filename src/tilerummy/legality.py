@@ -1,4 +1,4 @@
-"""Whether a table submitted at the end of a turn is legal (RULES.md, "A turn").
+"""Whether a table submitted at the end of a turn is legal (docs/rules.md, "A turn").
 
 The player submits the whole table as it should be after the turn; this
 module compares it with the table at the start of the turn and the rack.

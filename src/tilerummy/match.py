@@ -44,7 +44,7 @@ class Match:
         :raises IllegalAction: while the current round is being played, or once the match is over.
         """
         if not self.current.is_over:
-            raise IllegalAction(Reason.GAME_OVER, "the current round is not over")
+            raise IllegalAction(Reason.ROUND_NOT_OVER, "the current round is not over")
         if self.is_over:
             raise IllegalAction(Reason.GAME_OVER, "the match is over")
         return self._new_round()

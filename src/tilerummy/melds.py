@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .errors import InvalidMeld, NotationError
-from .tiles import COLOURS, JOKER, MAX_NUMBER, Colour, Tile, format_tiles, split_tokens
+from .tiles import COLOURS, JOKER, MAX_NUMBER, Colour, Tile, split_tokens
 
 #: With ``wrap``, a 1 may stand after 13, as the run's 14th number.
 WRAPPED_ONE = MAX_NUMBER + 1
@@ -373,12 +373,3 @@ class Table:
     @property
     def value(self) -> int:
         return sum(meld.value for meld in self.melds)
-
-    def sorted(self) -> Table:
-        """The same sets in a canonical order (groups, then runs, by number)."""
-        return Table(tuple(sorted(self.melds, key=_meld_order)))
-
-
-def _meld_order(meld: Meld) -> tuple[int, int, int, str]:
-    colour_rank = meld.colour.rank if meld.colour is not None else -1
-    return (0 if meld.is_group else 1, colour_rank, meld.number, format_tiles(meld.tiles))

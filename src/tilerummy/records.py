@@ -74,6 +74,8 @@ class GameRecord:
         if data.get("version") != VERSION:
             raise RecordError(f"version: this program reads version {VERSION}, got {data.get('version')!r}")
         known = {"format", "version", "rules", "players", "seed", "deal", "started_at", "actions", "result"}
+        if "result" in data and not isinstance(data["result"], dict):
+            raise RecordError("result: expected an object")
         unknown = sorted(set(data) - known)
         if unknown:
             raise RecordError(f"unknown field {unknown[0]!r}")
@@ -84,6 +86,8 @@ class GameRecord:
         players = _expect(data, "players", list)
         if not all(isinstance(name, str) and name for name in players):
             raise RecordError("players: expected a list of names")
+        if len(set(players)) < len(players):
+            raise RecordError("players: two players have the same name")
         started_at = data.get("started_at")
         if started_at is not None and not _is_number(started_at):
             raise RecordError("started_at: expected a number of seconds")
@@ -149,10 +153,13 @@ def _read_deal(data: Mapping[str, Any], rules: Rules, players: int) -> Deal:
     try:
         if has_seed:
             seed = data["seed"]
-            if isinstance(seed, bool) or not isinstance(seed, int):
-                raise RecordError("seed: expected a whole number")
+            if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+                raise RecordError("seed: expected a whole number, 0 or more")
             return Deal.from_seed(rules, players, seed)
         deal = _expect(data, "deal", dict)
+        extra = sorted(set(deal) - {"first", "racks", "pool"})
+        if extra:
+            raise RecordError(f"deal: unknown field {extra[0]!r}")
         racks = deal.get("racks")
         if not isinstance(racks, list) or not all(isinstance(rack, str) for rack in racks):
             raise RecordError("deal.racks: expected one string of tiles per player")
@@ -196,9 +203,10 @@ def _read_action(index: int, raw: Any, rules: Rules) -> Action:
         if not isinstance(text, str):
             raise RecordError(f"{where}.table: expected the table in notation")
         try:
-            table = Table.parse(text, wrap=rules.wrap)
-        except TilerummyError as error:
-            raise RecordError(f"{where}.table: {error}") from None
+            table: Table | str = Table.parse(text, wrap=rules.wrap)
+        except TilerummyError:
+            # Invalid sets are an illegal play, which the replay reports.
+            table = text
         return Play(seat, table, at)
     if "table" in raw:
         raise RecordError(f"{where}: only a play has a table")

@@ -80,7 +80,7 @@ OPTION_HELP: dict[str, str] = {
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The options of one game; see RULES.md for each.
+    """The options of one game; docs/rules.md explains each.
 
     Strings are accepted for the enumerated options
     (``Rules(joker_replacement="free")``).

@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 import functools
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -227,3 +228,12 @@ class TileSet(enum.Enum):
     def count(self, tile: Tile) -> int:
         """How many pieces of this face the set holds."""
         return self.jokers if tile.is_joker else self.copies
+
+    def check(self, tiles: Iterable[Tile], what: str) -> None:
+        """Refuse more copies of a tile than this set holds.
+
+        :raises NotationError: naming the tile, e.g. "the racks hold 3 J; the standard set has 2".
+        """
+        for tile, count in sorted(Counter(tiles).items(), key=lambda item: item[0].sort_key):
+            if count > self.count(tile):
+                raise NotationError(f"{what} hold {count} {tile}; the {self.value} set has {self.count(tile)}")

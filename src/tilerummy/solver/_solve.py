@@ -53,7 +53,7 @@ class Solution:
     def to_dict(self) -> dict[str, object]:
         return {
             "placed": [str(tile) for tile in self.placed],
-            "table": [[str(tile) for tile in meld] for meld in self.table],
+            "table": [str(meld).split() for meld in self.table],
             "value": self.value,
             "steps": list(self.steps),
             "meld_value": self.meld_value,
@@ -82,6 +82,7 @@ def solve(
     before = Table.parse(table, wrap=rules.wrap) if isinstance(table, str) else table
     if objective not in ("tiles", "value"):
         raise TilerummyError(f"objective {objective!r}: expected 'tiles' or 'value'")
+    rules.tile_set.check([*rack_tiles, *before.tiles().elements()], "the rack and the table")
     weights = _weights(rules, objective)
     rack_counts = counts_of(Counter(rack_tiles))
     if not initial_meld_done:
@@ -391,10 +392,6 @@ def _with_jokers(meld: Meld, tiles: tuple[Tile, ...]) -> Meld:
     numbered = tuple(t for t in tiles if not t.is_joker)
     jokers = len(tiles) - len(numbered)
     return Meld(MeldKind.GROUP, numbered + (JOKER,) * jokers, meld.number)
-
-
-def _as_list(counts: Counter[int]) -> list[int]:
-    return [counts[face] for face in range(FACE_COUNT)]
 
 
 def _finish(before: Table, after: Table, rack: Sequence[Tile], rules: Rules, *, melded: bool) -> Solution:
