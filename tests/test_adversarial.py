@@ -368,7 +368,7 @@ def test_turn_after_a_timeout_gets_its_own_time() -> None:
 # --- scoring ---------------------------------------------------------------------------------
 
 
-def test_seed_001_pool_exhausted_example() -> None:
+def test_online_rules_pool_exhausted_example() -> None:
     racks = [parse_tiles(text) for text in ["R6", "R1 R2 B2 R7", "J R5", "R9 R10"]]
     result = score_round(racks, Rules())
     assert result.values == (6, 12, 35, 19)

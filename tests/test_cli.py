@@ -52,7 +52,7 @@ def test_check_invalid_exits_1_with_reason(capsys: pytest.CaptureFixture[str]) -
     assert run(capsys, "check", "R5 J J J", "--rules", "six-player")[0] == 0
 
 
-def test_score_seed_001_example(capsys: pytest.CaptureFixture[str]) -> None:
+def test_score_online_rules_example(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
         capsys, "score", "--rack", "R6", "--rack", "B1 B2 Y2 K7", "--rack", "J R5", "--rack", "Y9 K10", "--json"
     )

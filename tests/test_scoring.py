@@ -14,7 +14,7 @@ def test_rack_value_counts_jokers_at_the_penalty() -> None:
     assert rack_value(parse_tiles("J R5"), Rules(joker_penalty=25)) == 30
 
 
-def test_seed_001_pool_exhausted_example() -> None:
+def test_online_rules_pool_exhausted_example() -> None:
     result = score_round([parse_tiles(t) for t in ("R6", "B1 B2 Y2 K7", "J R5", "Y9 K10")], Rules())
     assert result.values == (6, 12, 35, 19)
     assert result.adjusted == (0, 6, 29, 13)

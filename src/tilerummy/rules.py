@@ -211,12 +211,12 @@ def _check_int(name: str, value: object, *, low: int) -> None:
 
 
 PRESETS: dict[str, Rules] = {
-    # The online rules (seed 001): the defaults.
+    # The online rules: the defaults.
     "standard": Rules(),
     "six-player": Rules(tile_set=TileSet.SIX_PLAYER),
-    # The Spanish rule sheet (seed 000): more than 30 to open, no -200/-100.
+    # The Spanish rule sheet: more than 30 to open, no -200/-100.
     "classic": Rules(initial_meld_strict=True, unmelded_penalty=False),
-    # The Portuguese house rules (seed 002).
+    # The Portuguese house rules.
     "house": Rules(
         wrap=True,
         joker_penalty=25,

@@ -1,6 +1,7 @@
 """Simple built-in players: they see only their own view and return an action.
 
-``SimpleBot`` opens with the first initial meld it finds, then each turn lays
+``SimpleBot`` opens with the best initial meld it finds (the first one that
+is enough, on racks of more than 20 tiles), then each turn lays
 down the sets its rack makes on its own and adds single tiles to the ends of
 sets on the table; it never rearranges the table. ``RandomBot`` does the same
 but picks at random among what it found, and sometimes draws anyway: it
