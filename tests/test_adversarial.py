@@ -1,4 +1,4 @@
-"""Adversarial probes of the rules engine against RULES.md: set reading,
+"""Adversarial probes of the rules engine against the rules: set reading,
 initial melds, manipulation, the joker rule in every mode, the clock, the
 end of the round and scoring, and malformed input."""
 
