@@ -139,12 +139,12 @@ def test_array_and_loop_searches_agree_on_game_positions() -> None:
                 must[JOKER_INDEX] = optional[JOKER_INDEX] = 0
                 weights = [1024 + face % 13 + 1 for face in range(len(must))]
                 options = {"must_jokers": jokers[0], "optional_jokers": jokers[1], "joker_weight": 1054, "wrap": False}
-                saved = _layers._ARRAYS_FROM
-                _layers._ARRAYS_FROM = 10**6
+                saved = _layers._ARRAYS_FROM, _layers._LOOP_STATES
+                _layers._ARRAYS_FROM = _layers._LOOP_STATES = 10**6
                 try:
                     loop = _layers.best_arrangement(must, optional, weights, **options)  # type: ignore[arg-type]
                 finally:
-                    _layers._ARRAYS_FROM = saved
+                    _layers._ARRAYS_FROM, _layers._LOOP_STATES = saved
                 arrays = best_arrangement_arrays(must, optional, weights, **options)  # type: ignore[arg-type]
                 assert (loop.score if loop else None) == (arrays.score if arrays else None)
                 compared += 1

@@ -196,8 +196,10 @@ Back = tuple[Key, _Choice, int] | tuple[Key, int] | None
 Step = dict[Key, tuple[int, Back]]
 
 
-#: From how many tiles on the table and the rack the array search is used.
-_ARRAYS_FROM = 30
+#: From how many tiles on the table and the rack the array search is used
+#: from the start; below, the loop search hands over to it past this many states.
+_ARRAYS_FROM = 70
+_LOOP_STATES = 1500
 
 
 def best_arrangement(
@@ -214,8 +216,8 @@ def best_arrangement(
     """The highest-scoring way to place every must copy (and some optional
     ones) in valid sets; None if the must copies cannot all be placed or
     nothing scores more than ``floor``."""
-    if sum(must) + sum(optional) >= _ARRAYS_FROM:
-        # Crowded tables have thousands of states: step through them as arrays.
+
+    def with_arrays() -> Arrangement | None:
         from ._layers_np import best_arrangement_arrays
 
         return best_arrangement_arrays(
@@ -228,6 +230,10 @@ def best_arrangement(
             wrap=wrap,
             floor=floor,
         )
+
+    # Crowded tables have thousands of states: step through them as arrays.
+    if sum(must) + sum(optional) >= _ARRAYS_FROM:
+        return with_arrays()
     total_jokers = must_jokers + optional_jokers
     optional = _placeable(must, optional, total_jokers, wrap)
     no_runs = _id(())
@@ -249,6 +255,8 @@ def best_arrangement(
             hope = still[(number - 1) * 4 + colour] - floor
             options = _StepOptions(number, colour, must, optional, weights, wrap, top)
             steps.append(_colour_step(steps[-1], colour, options, total_jokers, hope))
+            if len(steps[-1]) > _LOOP_STATES:
+                return with_arrays()
         steps.append(_group_step(steps[-1], total_jokers))
         if not steps[-1]:
             return None
