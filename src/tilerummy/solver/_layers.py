@@ -240,16 +240,7 @@ def best_arrangement(
     start: Key = (no_runs, no_runs, no_runs, no_runs, 0, _id(()), _id((0, 0, 0, 0) if wrap else ()))
     steps: list[Step] = [{start: (0, None)}]
     top = WRAPPED_ONE if wrap else MAX_NUMBER
-    # What the optional tiles from each (number, colour) on could still score.
-    still: list[int] = []
-    running = optional_jokers * joker_weight
-    for number in range(top, 0, -1):
-        for colour in range(3, -1, -1):
-            if number != WRAPPED_ONE:
-                face = _face(colour, number)
-                running += optional[face] * weights[face]
-            still.append(running)
-    still.reverse()
+    still = remaining_scores(optional, weights, optional_jokers * joker_weight, top)
     for number in range(1, top + 1):
         for colour in range(4):
             hope = still[(number - 1) * 4 + colour] - floor
@@ -328,6 +319,20 @@ class _StepOptions:
                 if choice.jokers + later <= jokers_left:
                     found.append((choice, keep, bonus + choice.optional_used * self.weight, choice.jokers))
         return found
+
+
+def remaining_scores(optional: Sequence[int], weights: Sequence[int], jokers: int, top: int) -> list[int]:
+    """What the optional tiles from each (number, colour) on could still score."""
+    still: list[int] = []
+    running = jokers
+    for number in range(top, 0, -1):
+        for colour in range(3, -1, -1):
+            if number != WRAPPED_ONE:
+                face = _face(colour, number)
+                running += optional[face] * weights[face]
+            still.append(running)
+    still.reverse()
+    return still
 
 
 def _colour_step(step: Step, colour: int, options: _StepOptions, total_jokers: int, hope: int) -> Step:

@@ -28,6 +28,7 @@ from ._layers import (
     _runs_of,
     _StepOptions,
     lay_out_path,
+    remaining_scores,
 )
 
 Ints = npt.NDArray[np.int64]
@@ -101,7 +102,7 @@ def best_arrangement_arrays(
     keys: Ints = np.array([start], dtype=np.int64)
     scores: Ints = np.zeros(1, dtype=np.int64)
     history: list[tuple[Ints, Ints, list[tuple[_Choice, int]] | None]] = []
-    still = _still(optional, weights, optional_jokers * joker_weight, top)
+    still = remaining_scores(optional, weights, optional_jokers * joker_weight, top)
     for number in range(1, top + 1):
         for colour in range(4):
             options = _StepOptions(number, colour, must, optional, weights, wrap, top)
@@ -135,20 +136,6 @@ def best_arrangement_arrays(
         position = int(parents[position])
     path.reverse()
     return Arrangement(lay_out_path(path), int(final[best]), int(used[best]))
-
-
-def _still(optional: Sequence[int], weights: Sequence[int], jokers: int, top: int) -> list[int]:
-    """What the optional tiles from each (number, colour) on could still score."""
-    still: list[int] = []
-    running = jokers
-    for number in range(top, 0, -1):
-        for colour in range(3, -1, -1):
-            if number != WRAPPED_ONE:
-                face = colour * MAX_NUMBER + number - 1
-                running += optional[face] * weights[face]
-            still.append(running)
-    still.reverse()
-    return still
 
 
 def _colour_step(
