@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tilerummy import InvalidMeld, Meld, Rules, Table, Tile, solve
+from tilerummy import InvalidMeld, Meld, Rules, Table, Tile, TilerummyError, candidates, solve
 from tilerummy.solver import _layers
 from tilerummy.tiles import COLOURS, JOKER
 
-from .solver_reference import reference_best
+from .solver_reference import playable, reference_best, score, sub_multisets
 
 VARIANTS = {
     "standard": Rules(),
@@ -150,3 +150,26 @@ def test_array_and_loop_searches_agree_on_game_positions() -> None:
                 compared += 1
             game.apply(bot.choose(game.view(game.turn)))
     assert compared >= 12
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False), st.sampled_from(["standard", "free", "wrap"]), st.booleans())
+def test_candidates_are_the_best_distinct_plays(rng: random.Random, variant: str, melded: bool) -> None:
+    rules = VARIANTS[variant]
+    rack, table = small_position(rng, rules)
+    # Every distinct set of rack tiles that can be played, by brute force.
+    playable_parts = [
+        part for part in sub_multisets(rack) if playable(table, part, rack, rules, melded=melded) is not None
+    ]
+    expected = sorted((score(part, rules) for part in playable_parts), reverse=True)[:4]
+    found = candidates(rack, table, rules=rules, initial_meld_done=melded, k=4)
+    assert [(play.tiles_placed, play.value) for play in found] == expected, (str(table), [str(t) for t in rack])
+    assert len({tuple(play.placed) for play in found}) == len(found)
+
+
+def test_candidates_input() -> None:
+    plays = candidates("R4 K5 B6 Y6", "R5 B5 Y5 | R6 R7 R8", k=6)
+    assert [sorted(map(str, play.placed)) for play in plays] == [["K5", "R4"], ["K5"]]
+    assert candidates("R1 B7", "K5 K6 K7") == []
+    with pytest.raises(TilerummyError, match="at least one"):
+        candidates("R1 R2 R3", k=0)

@@ -26,7 +26,7 @@ from .openings import best_opening, has_opening
 from .records import GameRecord, Replay
 from .rules import PRESETS, Display, FirstPlayer, JokerReplacement, PoolExhausted, Rules
 from .scoring import MatchStanding, RoundScore, match_standing, rack_value, score_round
-from .solver import Solution, solve
+from .solver import Solution, candidates, solve
 from .tiles import COLOURS, JOKER, Colour, Piece, Tile, TileSet, format_tiles, parse_tiles
 
 __version__ = "0.1.0"
@@ -71,6 +71,7 @@ __all__ = [
     "TilerummyError",
     "Timeout",
     "best_opening",
+    "candidates",
     "format_tiles",
     "has_opening",
     "match_standing",

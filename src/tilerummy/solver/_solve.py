@@ -11,6 +11,7 @@ engine's own rules before it is returned.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -85,42 +86,129 @@ def solve(
     rules.tile_set.check([*rack_tiles, *before.tiles().elements()], "the rack and the table")
     weights = _weights(rules, objective)
     rack_counts = counts_of(Counter(rack_tiles))
-    if not initial_meld_done:
-        after = _initial_meld(before, rack_counts, weights, rules)
-        return None if after is None else _finish(before, after, rack_tiles, rules, melded=False)
+    found = best_in_box(before, [0] * FACE_COUNT, rack_counts, weights, rules, melded=initial_meld_done)
+    if found is None:
+        return None
+    return _finish(before, found[1], rack_tiles, rules, melded=initial_meld_done)
+
+
+def candidates(
+    rack: str | Iterable[Tile | Piece],
+    table: str | Table = "",
+    *,
+    rules: str | Rules = "standard",
+    initial_meld_done: bool = True,
+    objective: Objective = "tiles",
+    k: int = 5,
+) -> list[Solution]:
+    """The ``k`` best plays that place different rack tiles, best first.
+
+    Exact: the plays are split by how many copies of each rack tile they use
+    (a best play is found in each part, and the part of the one taken is split
+    again), so no play is missed and none comes twice, and memory stays
+    bounded by ``k`` times the rack's distinct tiles.
+
+    :raises TilerummyError: as :func:`solve`, or for ``k`` below 1.
+    """
+    if k < 1:
+        raise TilerummyError(f"k={k}: ask for at least one play")
+    rules = Rules.preset(rules) if isinstance(rules, str) else rules
+    rack_tiles = _read_rack(rack)
+    before = Table.parse(table, wrap=rules.wrap) if isinstance(table, str) else table
+    if objective not in ("tiles", "value"):
+        raise TilerummyError(f"objective {objective!r}: expected 'tiles' or 'value'")
+    rules.tile_set.check([*rack_tiles, *before.tiles().elements()], "the rack and the table")
+    if not initial_meld_done and rules.initial_meld_lay_off and before.melds:
+        best = solve(rack_tiles, before, rules=rules, initial_meld_done=False, objective=objective)
+        return [] if best is None else [best]
+    weights = _weights(rules, objective)
+    rack_counts = counts_of(Counter(rack_tiles))
+    queue: list[tuple[int, int, list[int], list[int], Table]] = []
+    order = itertools.count()
+
+    def consider(low: list[int], high: list[int]) -> None:
+        found = best_in_box(before, low, high, weights, rules, melded=initial_meld_done)
+        if found is not None:
+            heapq.heappush(queue, (-found[0], next(order), low, high, found[1]))
+
+    consider([0] * FACE_COUNT, list(rack_counts))
+    plays: list[Solution] = []
+    while queue and len(plays) < k:
+        _, _, low, high, after = heapq.heappop(queue)
+        play = _finish(before, after, rack_tiles, rules, melded=initial_meld_done)
+        plays.append(play)
+        used = counts_of(Counter(play.placed))
+        low, high = list(low), list(high)
+        for face in range(FACE_COUNT):
+            if low[face] == high[face]:
+                continue
+            if used[face] > low[face]:
+                consider(low.copy(), [*high[:face], used[face] - 1, *high[face + 1 :]])
+            if used[face] < high[face]:
+                consider([*low[:face], used[face] + 1, *low[face + 1 :]], high.copy())
+            low[face] = high[face] = used[face]
+    return plays
+
+
+def best_in_box(
+    before: Table,
+    low: Sequence[int],
+    high: Sequence[int],
+    weights: Sequence[int],
+    rules: Rules,
+    *,
+    melded: bool,
+) -> tuple[int, Table] | None:
+    """The best play using between ``low`` and ``high`` copies of each rack
+    face (jokers included), with its score; None if no such play places a tile."""
+    constant = sum(weights[face] * low[face] for face in range(FACE_COUNT))
+    if not melded:
+        if rules.initial_meld_lay_off and before.melds:
+            if any(low):
+                raise TilerummyError("bounded initial melds with lay-off are not supported")
+            after = _initial_meld(before, list(high), list(weights), rules)
+            if after is None:
+                return None
+            placed = after.tiles() - before.tiles()
+            return sum(weights[INDEX[tile]] * count for tile, count in placed.items()), after
+        optional = [high[face] - low[face] for face in range(FACE_COUNT)]
+        threshold = max(rules.meld_threshold, 1)
+        found = search(list(low), optional, weights, wrap=rules.wrap, min_meld_value=threshold)
+        if found is None or not found.melds:
+            return None
+        return found.score + constant, Table(before.melds + found.melds)
     best_score = 0
     best: Table | None = None
-    rack_jokers = rack_counts[JOKER_INDEX]
-    everything = sum(weights[face] * count for face, count in enumerate(rack_counts))
-    for plan in _joker_plans(before, rack_counts, rules):
+    everything = sum(weights[face] * count for face, count in enumerate(high))
+    for plan in _joker_plans(before, high, rules):
         if best_score >= everything:
             break  # the whole rack is placed: nothing can do better
-        optional = list(rack_counts)
-        for face, count in plan.forced.items():
-            optional[face] -= count
-        optional[JOKER_INDEX] = 0
-        must = list(plan.must)
+        from_rack = [max(low[face], plan.forced[face]) for face in range(FACE_COUNT)]
+        from_rack[JOKER_INDEX] = low[JOKER_INDEX]
+        if any(from_rack[face] > high[face] for face in range(FACE_COUNT)):
+            continue
+        must = [plan.must[face] - plan.forced[face] + from_rack[face] for face in range(FACE_COUNT)]
         must[JOKER_INDEX] = 0
-        forced_score = sum(weights[face] * count for face, count in plan.forced.items())
+        optional = [high[face] - from_rack[face] for face in range(FACE_COUNT)]
+        optional[JOKER_INDEX] = 0
+        fixed = sum(weights[face] * from_rack[face] for face in range(FACE_COUNT))
         arrangement = best_arrangement(
             must,
             optional,
             weights,
-            must_jokers=plan.freed,
-            optional_jokers=rack_jokers,
+            must_jokers=plan.freed + low[JOKER_INDEX],
+            optional_jokers=high[JOKER_INDEX] - low[JOKER_INDEX],
             joker_weight=weights[JOKER_INDEX],
             wrap=rules.wrap,
-            floor=best_score - forced_score,
+            floor=best_score - fixed,
         )
         if arrangement is None:
             continue
-        score = arrangement.score + forced_score
+        score = arrangement.score + fixed
         if score > best_score:
             best_score = score
             best = _arrange(before, arrangement.melds, plan, rules)
-    if best is None:
-        return None
-    return _finish(before, best, rack_tiles, rules, melded=True)
+    return None if best is None else (best_score, best)
 
 
 def _initial_meld(before: Table, rack: list[int], weights: list[int], rules: Rules) -> Table | None:
