@@ -78,12 +78,7 @@ def solve(
 
     :raises TilerummyError: for bad notation, unknown rules or objective.
     """
-    rules = Rules.preset(rules) if isinstance(rules, str) else rules
-    rack_tiles = _read_rack(rack)
-    before = Table.parse(table, wrap=rules.wrap) if isinstance(table, str) else table
-    if objective not in ("tiles", "value"):
-        raise TilerummyError(f"objective {objective!r}: expected 'tiles' or 'value'")
-    rules.tile_set.check([*rack_tiles, *before.tiles().elements()], "the rack and the table")
+    rules, rack_tiles, before = _read_position(rack, table, rules, objective)
     weights = _weights(rules, objective)
     rack_counts = counts_of(Counter(rack_tiles))
     found = best_in_box(before, [0] * FACE_COUNT, rack_counts, weights, rules, melded=initial_meld_done)
@@ -112,12 +107,7 @@ def candidates(
     """
     if k < 1:
         raise TilerummyError(f"k={k}: ask for at least one play")
-    rules = Rules.preset(rules) if isinstance(rules, str) else rules
-    rack_tiles = _read_rack(rack)
-    before = Table.parse(table, wrap=rules.wrap) if isinstance(table, str) else table
-    if objective not in ("tiles", "value"):
-        raise TilerummyError(f"objective {objective!r}: expected 'tiles' or 'value'")
-    rules.tile_set.check([*rack_tiles, *before.tiles().elements()], "the rack and the table")
+    rules, rack_tiles, before = _read_position(rack, table, rules, objective)
     if not initial_meld_done and rules.initial_meld_lay_off and before.melds:
         best = solve(rack_tiles, before, rules=rules, initial_meld_done=False, objective=objective)
         return [] if best is None else [best]
@@ -302,6 +292,23 @@ def _try_extension(
         old & new for old, new in zip(meld.jokers, extended.jokers[: len(meld.jokers)], strict=False)
     ):
         options.append((extended, need))
+
+
+def _read_position(
+    rack: str | Iterable[Tile | Piece], table: str | Table, rules: str | Rules, objective: str
+) -> tuple[Rules, list[Tile], Table]:
+    """The rules, the rack's tiles and the table, checked.
+
+    :raises TilerummyError: for bad notation, an unknown preset or objective,
+        or more copies of a tile than the tile set holds.
+    """
+    rules = Rules.preset(rules) if isinstance(rules, str) else rules
+    rack_tiles = _read_rack(rack)
+    before = Table.parse(table, wrap=rules.wrap) if isinstance(table, str) else table
+    if objective not in ("tiles", "value"):
+        raise TilerummyError(f"objective {objective!r}: expected 'tiles' or 'value'")
+    rules.tile_set.check([*rack_tiles, *before.tiles().elements()], "the rack and the table")
+    return rules, rack_tiles, before
 
 
 def _read_rack(rack: str | Iterable[Tile | Piece]) -> list[Tile]:
