@@ -18,6 +18,7 @@ table), ``optional_jokers`` may be (the rack's), each scoring ``joker_weight``.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -157,7 +158,7 @@ def _group_split(counts: tuple[int, int, int, int], jokers: int) -> tuple[tuple[
     first = next(colour for colour, count in enumerate(counts) if count)
     others = [colour for colour in range(4) if colour != first and counts[colour]]
     for size in range(len(others) + 1):
-        for extra in _combinations(others, size):
+        for extra in itertools.combinations(others, size):
             chosen = (first, *extra)
             for joker_count in range(jokers + 1):
                 if 3 <= len(chosen) + joker_count <= 4:
@@ -170,20 +171,10 @@ def _group_split(counts: tuple[int, int, int, int], jokers: int) -> tuple[tuple[
     return None
 
 
-def _combinations(items: Sequence[int], size: int) -> list[tuple[int, ...]]:
-    if size == 0:
-        return [()]
-    if len(items) < size:
-        return []
-    head, tail = items[0], items[1:]
-    return [(head, *rest) for rest in _combinations(tail, size - 1)] + _combinations(tail, size)
-
-
 @dataclass(frozen=True, slots=True)
 class Arrangement:
     melds: tuple[Meld, ...]
     score: int
-    jokers_used: int
 
 
 # The open runs of each colour (by name), jokers used, the tiles sent to this
@@ -262,7 +253,7 @@ def best_arrangement(
             best_key, best_score = key, final
     if best_key is None:
         return None
-    return Arrangement(_rebuild(steps, best_key), best_score, best_key[4])
+    return Arrangement(_rebuild(steps, best_key), best_score)
 
 
 class _StepOptions:

@@ -135,7 +135,7 @@ def best_arrangement_arrays(
         path.append(flat[pick] if flat is not None else pick)
         position = int(parents[position])
     path.reverse()
-    return Arrangement(lay_out_path(path), int(final[best]), int(used[best]))
+    return Arrangement(lay_out_path(path), int(final[best]))
 
 
 def _colour_step(

@@ -40,10 +40,10 @@ def counts_of(tiles: Counter[Tile]) -> list[int]:
     return [tiles[face] for face in FACES]
 
 
-def make_candidates(available: Sequence[int], *, wrap: bool, max_jokers: int | None = None) -> list[Candidate]:
+def make_candidates(available: Sequence[int], *, wrap: bool) -> list[Candidate]:
     """Every set the available counts can form (jokers standing for missing
     tiles, or for held ones, which another set may want)."""
-    jokers = available[JOKER_INDEX] if max_jokers is None else min(max_jokers, available[JOKER_INDEX])
+    jokers = available[JOKER_INDEX]
     found: list[Candidate] = []
 
     def add(kind: MeldKind, tiles: Sequence[Tile], number: int, colour: Colour | None = None) -> None:
