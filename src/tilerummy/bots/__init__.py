@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
+from ..errors import TilerummyError
 from ..game import Action, PlayerView
 from .simple import RandomBot, SimpleBot
 
@@ -16,4 +18,25 @@ class Bot(Protocol):
     def choose(self, view: PlayerView) -> Action: ...
 
 
-__all__ = ["Bot", "RandomBot", "SimpleBot"]
+_MAKERS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot,
+    "simple": lambda seed: SimpleBot(),
+}
+
+#: The bot levels by name, weakest first.
+LEVELS: tuple[str, ...] = tuple(_MAKERS)
+
+
+def make_bot(level: str, *, seed: int = 0) -> Bot:
+    """A new bot of the named level; ``seed`` makes its choices repeatable.
+
+    :raises TilerummyError: for an unknown level.
+    """
+    try:
+        maker = _MAKERS[level.lower()]
+    except KeyError:
+        raise TilerummyError(f"unknown bot level {level!r} (choose from {', '.join(LEVELS)})") from None
+    return maker(seed)
+
+
+__all__ = ["LEVELS", "Bot", "RandomBot", "SimpleBot", "make_bot"]
