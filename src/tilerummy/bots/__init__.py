@@ -7,6 +7,9 @@ from typing import Protocol
 
 from ..errors import TilerummyError
 from ..game import Action, PlayerView
+from .easy import EasyBot
+from .greedy import GreedyBot
+from .hard import HardBot
 from .simple import RandomBot, SimpleBot
 
 
@@ -20,7 +23,9 @@ class Bot(Protocol):
 
 _MAKERS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
-    "simple": lambda seed: SimpleBot(),
+    "easy": EasyBot,
+    "greedy": GreedyBot,
+    "hard": HardBot,
 }
 
 #: The bot levels by name, weakest first.
@@ -39,4 +44,4 @@ def make_bot(level: str, *, seed: int = 0) -> Bot:
     return maker(seed)
 
 
-__all__ = ["LEVELS", "Bot", "RandomBot", "SimpleBot", "make_bot"]
+__all__ = ["LEVELS", "Bot", "EasyBot", "GreedyBot", "HardBot", "RandomBot", "SimpleBot", "make_bot"]

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
 
 from ..errors import InvalidMeld
-from ..game import Action, Draw, Pass, Play, PlayerView
+from ..game import Action, PlayerView
 from ..melds import Meld, Table
 from ..openings import best_opening, candidate_melds, find_opening
 from ..rules import Rules
 from ..tiles import Tile
+from ._common import disjoint_sets, play_or_draw
 
 #: Above this many tiles the best opening is not searched for, only one that is enough.
 _BEST_OPENING_RACK_LIMIT = 20
@@ -32,7 +32,7 @@ class SimpleBot:
 
     def choose(self, view: PlayerView) -> Action:
         melds = self.plan(view)
-        return _play_or_draw(view, melds)
+        return play_or_draw(view, melds)
 
     def plan(self, view: PlayerView) -> Table | None:
         """The table to submit, or None to draw."""
@@ -44,7 +44,7 @@ class SimpleBot:
             if opening is None:
                 return None
             return Table(view.table.melds + tuple(opening))
-        new_sets = _disjoint_sets(rack, rules)
+        new_sets = disjoint_sets(rack, rules)
         left = Counter(rack)
         for meld in new_sets:
             left -= Counter(meld.tiles)
@@ -66,12 +66,12 @@ class RandomBot:
     def choose(self, view: PlayerView) -> Action:
         assert view.seat is not None and view.rack is not None
         if self._rng.random() < 0.2:
-            return _play_or_draw(view, None)
+            return play_or_draw(view, None)
         rack = [piece.tile for piece in view.rack]
         rules = view.rules
         if not view.melded[view.seat]:
             opening = find_opening(rack, rules)
-            return _play_or_draw(view, Table(view.table.melds + tuple(opening)) if opening else None)
+            return play_or_draw(view, Table(view.table.melds + tuple(opening)) if opening else None)
         options = candidate_melds(rack, wrap=rules.wrap)
         self._rng.shuffle(options)
         left = Counter(rack)
@@ -84,31 +84,8 @@ class RandomBot:
         table = list(view.table.melds) + chosen
         laid_off = _lay_off(table, left, rules, rng=self._rng)
         if not chosen and not laid_off:
-            return _play_or_draw(view, None)
-        return _play_or_draw(view, Table(tuple(table)))
-
-
-def _play_or_draw(view: PlayerView, table: Table | None) -> Action:
-    assert view.seat is not None
-    if table is not None:
-        return Play(view.seat, table)
-    if view.pool_size:
-        return Draw(view.seat)
-    return Pass(view.seat)
-
-
-def _disjoint_sets(rack: Sequence[Tile], rules: Rules) -> list[Meld]:
-    """Greedily, the longest sets the rack makes, keeping jokers for last."""
-    options = candidate_melds(rack, wrap=rules.wrap)
-    options.sort(key=lambda meld: (sum(tile.is_joker for tile in meld.tiles), -len(meld), -meld.value))
-    left = Counter(rack)
-    chosen = []
-    for meld in options:
-        needed = Counter(meld.tiles)
-        if not needed - left:
-            chosen.append(meld)
-            left -= needed
-    return chosen
+            return play_or_draw(view, None)
+        return play_or_draw(view, Table(tuple(table)))
 
 
 def _lay_off(table: list[Meld], left: Counter[Tile], rules: Rules, rng: random.Random | None = None) -> int:

@@ -1,0 +1,85 @@
+"""Playing the arena's games: one deal per seed, played once per seat rotation."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..bots import make_bot
+from ..errors import IllegalAction, TilerummyError
+from ..game import Game
+from ..records import GameRecord
+from ..rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """One game to play: which bot sits where, on which deal."""
+
+    index: int
+    deal: int  # games with the same deal start from the same tiles
+    seed: int
+    seats: tuple[str, ...]  # bot level names, in seat order
+    rules: Rules
+    save_to: str | None = None  # a directory for the game's record
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    index: int
+    deal: int
+    seats: tuple[str, ...]
+    scores: tuple[int, ...]
+    tiles_left: tuple[int, ...]
+    winner: int
+    moves: int
+    seconds_per_move: tuple[tuple[str, float], ...]  # (bot, seconds) for every move a bot made
+
+
+def schedule(bots: list[str], games: int, *, seed: int, rules: Rules, save_to: str | None = None) -> list[GameSpec]:
+    """``games`` games, rounded up to whole deals: each deal once per rotation of the seats."""
+    rotations = len(bots)
+    deals = -(-games // rotations)
+    specs: list[GameSpec] = []
+    for deal in range(deals):
+        for turn in range(rotations):
+            seats = tuple(bots[(seat + turn) % rotations] for seat in range(rotations))
+            specs.append(GameSpec(len(specs), deal, seed + deal, seats, rules, save_to))
+    return specs
+
+
+def play(spec: GameSpec) -> GameOutcome:
+    """Play one game to the end. Each bot's own seed depends on the deal and the
+    seat, so a game replays the same whatever process runs it."""
+    names = [f"{level}-{seat}" for seat, level in enumerate(spec.seats)]
+    game = Game.new(names, rules=spec.rules, seed=spec.seed)
+    bots = [make_bot(level, seed=spec.seed * 8 + seat) for seat, level in enumerate(spec.seats)]
+    timings = []
+    while not game.is_over:
+        seat = game.turn
+        started = time.perf_counter()
+        action = bots[seat].choose(game.view(seat))
+        timings.append((spec.seats[seat], time.perf_counter() - started))
+        try:
+            game.apply(action)
+        except IllegalAction as error:
+            raise TilerummyError(
+                f"bot {spec.seats[seat]!r} made an illegal move in game {spec.index} "
+                f"(seed {spec.seed}, seat {seat}, move {len(game.actions)}): {error}"
+            ) from error
+    result = game.result
+    assert result is not None
+    if spec.save_to is not None:
+        path = Path(spec.save_to) / f"game-{spec.index:05d}.json"
+        path.write_text(GameRecord.from_game(game).to_json(result=result.to_dict()) + "\n", encoding="utf-8")
+    return GameOutcome(
+        index=spec.index,
+        deal=spec.deal,
+        seats=spec.seats,
+        scores=result.scores,
+        tiles_left=tuple(len(game.rack(seat)) for seat in range(len(spec.seats))),
+        winner=result.winner,
+        moves=len(game.actions),
+        seconds_per_move=tuple(timings),
+    )

@@ -1,0 +1,55 @@
+"""What every bot needs from its view: its own tiles, and how to end a turn."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from ..game import Action, Draw, Pass, Play, PlayerView
+from ..melds import Meld, Table
+from ..openings import candidate_melds
+from ..rules import Rules
+from ..tiles import Tile
+
+
+def own_rack(view: PlayerView) -> list[Tile]:
+    """The tiles on the bot's own rack (a bot always has a seat)."""
+    if view.seat is None or view.rack is None:
+        raise ValueError("a bot plays a seat: a spectator's view has no rack")
+    return [piece.tile for piece in view.rack]
+
+
+def play_or_draw(view: PlayerView, table: Table | None) -> Action:
+    """Submit ``table``, or end the turn without playing: draw, or pass on an empty pool."""
+    assert view.seat is not None
+    if table is not None:
+        return Play(view.seat, table)
+    if view.pool_size:
+        return Draw(view.seat)
+    return Pass(view.seat)
+
+
+def without(tiles: Iterable[Tile], removed: Iterable[Tile]) -> list[Tile]:
+    """``tiles`` less one copy of each of ``removed``."""
+    left = Counter(tiles)
+    left.subtract(removed)
+    return sorted(left.elements())
+
+
+def opponents_fewest_tiles(view: PlayerView) -> int:
+    """The smallest rack among the other players: how close someone is to going out."""
+    return min(size for seat, size in enumerate(view.rack_sizes) if seat != view.seat)
+
+
+def disjoint_sets(rack: Iterable[Tile], rules: Rules) -> list[Meld]:
+    """Sets the rack makes on its own, chosen greedily: the longest first, jokers last."""
+    options = candidate_melds(rack, wrap=rules.wrap)
+    options.sort(key=lambda meld: (sum(tile.is_joker for tile in meld.tiles), -len(meld), -meld.value))
+    left = Counter(rack)
+    chosen = []
+    for meld in options:
+        needed = Counter(meld.tiles)
+        if not needed - left:
+            chosen.append(meld)
+            left -= needed
+    return chosen
