@@ -7,21 +7,24 @@ import json
 import os
 import sys
 import time
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
 from . import __version__
-from .bots import SimpleBot
-from .console import Painter
+from .arena import run_arena
+from .arena.plot import draw_report
+from .arena.text import report_lines
+from .bots import LEVELS, SimpleBot, make_bot
+from .console import Painter, describe_turn, final_scores
 from .errors import InvalidMeld, RecordError, TilerummyError
-from .game import Draw, Game, Pass, Play, Timeout
+from .game import Game
 from .melds import Meld, Table, joker_meanings_text
 from .records import GameRecord
-from .rules import OPTION_HELP, PRESETS, Rules
+from .rules import OPTION_HELP, PRESETS, Rules, option_from_text
 from .scoring import score_round
 from .solver import solve
+from .terminal import TerminalGame
 from .tiles import parse_tiles, split_tokens
 
 
@@ -127,7 +130,60 @@ def _build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--save", metavar="FILE", help="write the game record here")
     demo.add_argument("--color", choices=["auto", "always", "never"], default="auto", help="colour the tiles")
     demo.set_defaults(handler=_demo)
+
+    play = commands.add_parser(
+        "play",
+        help="play a game against bots in the terminal",
+        description="Play a round against 1 to 5 bots. Type 'help' during the game for the commands.",
+    )
+    play.add_argument(
+        "--bots",
+        default="easy,greedy,hard",
+        metavar="LEVEL,...",
+        help=f"one level per bot, 1 to 5 of: {', '.join(LEVELS)} (default easy,greedy,hard)",
+    )
+    play.add_argument("--name", default="You", help="your name at the table")
+    _add_rules_arguments(play, default="casual")
+    play.add_argument("--seed", type=int, help="the deal's seed (default: a random deal)")
+    play.add_argument("--save", metavar="FILE", help="write the game record here at the end")
+    play.add_argument("--color", choices=["auto", "always", "never"], default="auto", help="colour the tiles")
+    play.set_defaults(handler=_play)
+
+    arena = commands.add_parser(
+        "arena",
+        help="measure bots against each other over many games",
+        description="Play many games between bots on mirrored deals (each deal once per seat rotation) "
+        "and report win shares with 95%% Wilson intervals, scores, ratings and speed.",
+    )
+    arena.add_argument(
+        "--bots", required=True, metavar="A,B[,...]", help=f"one level per seat, 2 to 6 of: {', '.join(LEVELS)}"
+    )
+    arena.add_argument(
+        "--games", type=int, required=True, metavar="N", help="games to play (rounded up to whole deals)"
+    )
+    arena.add_argument("--seed", type=int, default=0, help="the first deal's seed (default 0)")
+    arena.add_argument("--workers", type=int, metavar="W", help="processes to play in (default: one per core)")
+    _add_rules_arguments(arena, default="standard")
+    arena.add_argument("--save", metavar="DIR", help="write every game's record into this directory")
+    arena.add_argument("--plot", metavar="FILE", help="draw the results into a .png or .svg file")
+    arena.add_argument("--json", action="store_true", help="print JSON")
+    arena.set_defaults(handler=_arena)
     return parser
+
+
+def _add_rules_arguments(parser: argparse.ArgumentParser, *, default: str) -> None:
+    parser.add_argument("--rules", default=default, metavar="PRESET", help=f"rules preset (default {default})")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one rule option, e.g. wrap=true or turn_seconds=60 (see: tilerummy rules)",
+    )
+
+
+def _rules_with_options(args: argparse.Namespace) -> Rules:
+    return Rules.preset(args.rules, **dict(option_from_text(text) for text in args.option))
 
 
 def _rules_from(name: str, **options: Any) -> Rules:
@@ -389,36 +445,13 @@ def _demo(args: argparse.Namespace) -> int:
         action = bots[seat].choose(game.view(seat))
         game.apply(action)
         turn += 1
-        name = game.players[seat]
-        if isinstance(action, Play):
-            placed = before - len(game.rack(seat))
-            changed = Counter(game.table.melds) - Counter(table_before.melds)
-            shown = "  |  ".join(paint.meld(meld) for meld in changed.elements())
-            print(
-                f"{turn:3}. {name} plays {placed} tile{'s' if placed != 1 else ''} ({len(game.rack(seat))} left): {shown}"
-            )
-            print(f"     table: {paint.table(game.table)}")
-        elif isinstance(action, Draw):
-            print(f"{turn:3}. {name} draws ({len(game.rack(seat))} tiles, pool {game.pool_size})")
-        elif isinstance(action, Pass):
-            print(f"{turn:3}. {name} passes (the pool is empty)")
-        elif isinstance(action, Timeout):
-            print(f"{turn:3}. {name} ran out of time")
+        print(f"{turn:3}. {describe_turn(game, seat, action, before, table_before, paint)}")
         if args.delay:
             time.sleep(args.delay)
     assert game.result is not None
     print()
-    ending = (
-        f"{game.players[game.result.winner]} went out: Rummikub!"
-        if game.result.went_out
-        else f"The pool ran out; {game.players[game.result.winner]} has the lowest rack."
-    )
-    print(paint.bold(ending))
-    for seat, name in enumerate(game.players):
-        print(
-            f"  {name:<6} {game.result.scores[seat]:>+5}   rack ({game.result.values[seat]:>3}): "
-            f"{paint.tiles(game.rack_tiles(seat)) or '(empty)'}"
-        )
+    for line in final_scores(game, paint):
+        print(line)
     if args.save:
         Path(args.save).write_text(
             GameRecord.from_game(game).to_json(result=game.result.to_dict()) + "\n", encoding="utf-8"
@@ -435,3 +468,75 @@ def rules_summary(name: str) -> str:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+# --- play --------------------------------------------------------------------
+
+
+def _play(args: argparse.Namespace) -> int:
+    rules = _rules_with_options(args)
+    levels = _levels(args.bots)
+    if not 1 <= len(levels) <= 5:
+        raise TilerummyError(f"--bots {args.bots}: choose 1 to 5 bots")
+    rules.check_players(len(levels) + 1)
+    if args.seed is not None and args.seed < 0:
+        raise TilerummyError(f"--seed {args.seed}: seeds are 0 or more")
+    bot_names = ["Ana", "Bruno", "Carla", "Diego", "Elena"]
+    names = [args.name] + [f"{bot_names[index]} ({level})" for index, level in enumerate(levels)]
+    game = Game.new(names, rules=rules, seed=args.seed, started_at=time.monotonic())
+    bots = {seat: make_bot(level, seed=(game.deal.seed or 0) + seat) for seat, level in enumerate(levels, start=1)}
+    paint = Painter.for_stream(sys.stdout, args.color, cards=rules.display.value == "cards")
+    print(paint.bold(f"tilerummy: you against {len(levels)} bot{'s' if len(levels) != 1 else ''}, {_rules_text(args)}"))
+    print(f"Deal {game.deal.seed}. {game.players[game.turn]} starts.")
+    TerminalGame(game, 0, bots, paint).run()
+    if args.save:
+        result = game.result.to_dict() if game.result is not None else None
+        Path(args.save).write_text(GameRecord.from_game(game).to_json(result=result) + "\n", encoding="utf-8")
+        print(f"Record saved to {args.save} (replay it with: tilerummy replay {args.save})")
+    return 0
+
+
+def _levels(text: str) -> list[str]:
+    levels = [level.strip().lower() for level in text.split(",") if level.strip()]
+    for level in levels:
+        if level not in LEVELS:
+            raise TilerummyError(f"unknown bot level {level!r} (choose from {', '.join(LEVELS)})")
+    return levels
+
+
+def _rules_text(args: argparse.Namespace) -> str:
+    return rules_summary(args.rules) + "".join(f", {text}" for text in args.option)
+
+
+# --- arena -------------------------------------------------------------------
+
+
+def _arena(args: argparse.Namespace) -> int:
+    rules = _rules_with_options(args)
+    levels = _levels(args.bots)
+    if args.plot and not args.plot.lower().endswith((".png", ".svg")):
+        raise TilerummyError(f"--plot {args.plot}: name a .png or .svg file")
+    progress = _progress_bar if sys.stderr.isatty() else None
+    report = run_arena(
+        levels, args.games, seed=args.seed, rules=rules, workers=args.workers, save_to=args.save, progress=progress
+    )
+    if progress:
+        print(file=sys.stderr)
+    if args.plot:
+        draw_report(report, args.plot, title=f"{' vs '.join(levels)}, {_rules_text(args)}")
+    if args.json:
+        print(json.dumps(report.to_dict()))
+        return 0
+    for line in report_lines(report):
+        print(line)
+    if args.save:
+        print(f"Records saved in {args.save}/")
+    if args.plot:
+        print(f"Plot saved to {args.plot}")
+    return 0
+
+
+def _progress_bar(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total
+    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games", end="", file=sys.stderr, flush=True)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import sys
+from collections import Counter
 from collections.abc import Iterable
 from typing import TextIO
 
+from .game import Action, Draw, Game, Pass, Play, Timeout
 from .melds import Meld, Table
 from .tiles import Colour, Tile
 
@@ -55,3 +57,39 @@ class Painter:
 
     def bold(self, text: str) -> str:
         return f"\033[1m{text}{_RESET}" if self.colour else text
+
+
+def describe_turn(game: Game, seat: int, action: Action, rack_before: int, table_before: Table, paint: Painter) -> str:
+    """What a player just did, in a line or two (``rack_before``: their rack size before it)."""
+    name = game.players[seat]
+    left = len(game.rack(seat))
+    if isinstance(action, Play):
+        placed = rack_before - left
+        changed = Counter(game.table.melds) - Counter(table_before.melds)
+        shown = "  |  ".join(paint.meld(meld) for meld in changed.elements())
+        return (
+            f"{name} plays {placed} tile{'s' if placed != 1 else ''} ({left} left): {shown}\n"
+            f"     table: {paint.table(game.table)}"
+        )
+    if isinstance(action, Draw):
+        return f"{name} draws ({left} tiles, pool {game.pool_size})"
+    if isinstance(action, Pass):
+        return f"{name} passes (the pool is empty)"
+    assert isinstance(action, Timeout)
+    return f"{name} ran out of time and draws ({left} tiles)"
+
+
+def final_scores(game: Game, paint: Painter) -> list[str]:
+    """How the round ended, and each player's score and rack."""
+    result = game.result
+    assert result is not None
+    winner = game.players[result.winner]
+    lines = [
+        paint.bold(
+            f"{winner} went out: Rummikub!" if result.went_out else f"The pool ran out; {winner} has the lowest rack."
+        )
+    ]
+    for seat, name in enumerate(game.players):
+        rack = paint.tiles(game.rack_tiles(seat)) or "(empty)"
+        lines.append(f"  {name:<8} {result.scores[seat]:>+5}   rack ({result.values[seat]:>3}): {rack}")
+    return lines

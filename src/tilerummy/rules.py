@@ -203,6 +203,32 @@ class Rules:
         return {key: value for key, value in self.to_dict().items() if default[key] != value}
 
 
+def option_from_text(text: str) -> tuple[str, Any]:
+    """``NAME=VALUE`` from a command line: true/false, none, numbers, or text.
+
+    >>> option_from_text("wrap=true"), option_from_text("turn_seconds=none")
+    (('wrap', True), ('turn_seconds', None))
+
+    :raises RulesError: when the text is not NAME=VALUE with a known name.
+    """
+    name, equals, value = text.partition("=")
+    name = name.strip().replace("-", "_")
+    if not equals or not name:
+        raise RulesError(f"{text!r}: write an option as NAME=VALUE, e.g. wrap=true")
+    if name not in OPTION_HELP:
+        raise RulesError(f"unknown option {name!r} (options: {', '.join(OPTION_HELP)})")
+    value = value.strip()
+    words: dict[str, Any] = {"true": True, "false": False, "none": None}
+    if value.lower() in words:
+        return name, words[value.lower()]
+    for number in (int, float):
+        try:
+            return name, number(value)
+        except ValueError:
+            pass
+    return name, value
+
+
 def _check_int(name: str, value: object, *, low: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesError(f"{name}={value!r}: expected a whole number")

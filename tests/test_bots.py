@@ -1,0 +1,89 @@
+"""Every bot level plays whole games under every preset, and only legal moves."""
+
+from __future__ import annotations
+
+import pytest
+
+from tilerummy import Draw, Game, Play, Table, TilerummyError
+from tilerummy.bots import LEVELS, make_bot
+from tilerummy.bots.hard import HardBot, hold_back
+from tilerummy.rules import PRESETS, Rules
+from tilerummy.solver import solve
+from tilerummy.tiles import parse_tiles
+
+from .helpers import scenario
+
+
+def play_out(levels: list[str], preset: str, seed: int) -> Game:
+    """A whole game; any illegal move raises."""
+    rules = Rules.preset(preset, turn_seconds=None)
+    game = Game.new([f"{level}-{seat}" for seat, level in enumerate(levels)], rules=rules, seed=seed)
+    bots = [make_bot(level, seed=seed + seat) for seat, level in enumerate(levels)]
+    for _ in range(2000):
+        if game.is_over:
+            return game
+        seat = game.turn
+        game.apply(bots[seat].choose(game.view(seat)))
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(("index", "preset"), list(enumerate(sorted(PRESETS))))
+def test_the_levels_play_whole_games_under_every_preset(index: int, preset: str) -> None:
+    """One game per preset; the levels take turns sitting in, so each plays under several presets."""
+    players = len(LEVELS) if preset == "six-player" else 4
+    levels = [LEVELS[(index + offset) % len(LEVELS)] for offset in range(players)]
+    game = play_out(levels, preset, seed=index)
+    assert game.result is not None
+
+
+def test_unknown_level_is_refused_with_the_choices() -> None:
+    with pytest.raises(TilerummyError, match="unknown bot level 'wizard'"):
+        make_bot("wizard")
+
+
+def test_greedy_places_the_most_tiles() -> None:
+    game = scenario(["R1 R2 R3 R4 B9 B10 B11 K5 K5", "Y1"])
+    game.play(0, "R1 R2 R3 R4 | B9 B10 B11")  # the initial meld
+    game.draw(1)
+    action = make_bot("greedy").choose(game.view(0))
+    assert isinstance(action, Draw)  # K5 K5 make nothing
+    game = scenario(["R1 R2 R3 B9 B10 B11 B12 K13", "Y1"])
+    action = make_bot("greedy").choose(game.view(0))
+    assert isinstance(action, Play)
+    assert action.table != "" and sum(len(meld) for meld in action.table) == 7
+
+
+def test_easy_never_rearranges_the_table() -> None:
+    bot = make_bot("easy", seed=3)
+    for seed in range(6):
+        game = Game.new(3, rules="casual", seed=seed)
+        others = [make_bot("greedy"), make_bot("greedy")]
+        while not game.is_over and len(game.actions) < 120:
+            seat = game.turn
+            if seat == 0:
+                before = game.table.melds
+                action = bot.choose(game.view(0))
+                if isinstance(action, Play):
+                    assert not isinstance(action.table, str)
+                    assert action.table.melds[: len(before)] == before
+                game.apply(action)
+            else:
+                game.apply(others[seat - 1].choose(game.view(seat)))
+
+
+def test_hard_keeps_playable_tiles_back() -> None:
+    rack = parse_tiles("R8 B5 Y5 K5 B9 K1")
+    table = Table.parse("R5 R6 R7 | B10 B11 B12")
+    best = solve(rack, table)
+    assert best is not None and len(best.placed) == 5  # R8, B9 and the three 5s
+    kept = hold_back(rack, table, best, Rules(), melded=True, most=2)
+    assert sorted(map(str, kept.placed)) == ["B5", "K5", "Y5"]
+    for tile in parse_tiles("R8 B9"):
+        assert solve([tile], kept.table) is not None  # each tile kept back can still be played
+
+
+def test_hard_goes_out_when_it_can() -> None:
+    game = scenario(["K10 K11 K12 R13 B13 Y13", "Y9 Y9"])
+    action = HardBot().choose(game.view(0))
+    game.apply(action)
+    assert game.is_over and game.result is not None and game.result.winner == 0
