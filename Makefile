@@ -1,4 +1,4 @@
-# make run: set up and watch a seeded demonstration game.
+# make run: set up and play a game against bots in the terminal.
 # make test: set up and run the linters, the type checker and every test.
 PYTHON ?= python3
 VENV := .venv
@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/tilerummy demo --seed 1 --delay 0.05
+	$(BIN)/tilerummy play
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

@@ -64,23 +64,23 @@ class TerminalGame:
         bots: dict[int, Bot],
         paint: Painter,
         *,
-        read: Callable[[str], str] = input,
-        write: Callable[[str], None] = print,
+        read: Callable[[str], str] | None = None,
+        write: Callable[[str], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.game = game
         self.person = person
         self.bots = bots
         self.paint = paint
-        self.read = read
-        self.write = write
+        self.read = read or input
+        self.write = write or print
         self.clock = clock
         self.by_number = False
 
     def run(self) -> None:
         """Play to the end of the round (or until the person quits)."""
         game = self.game
-        self.write(f"You are {game.players[self.person]}. Type 'help' for the commands.\n")
+        self.write("Type 'help' for the commands, 'hint' for the best play.")
         while not game.is_over:
             seat = game.turn
             if seat == self.person:
@@ -108,7 +108,7 @@ class TerminalGame:
         """Take commands until the turn ends; False when the person quits."""
         game = self.game
         draft = Draft([str(meld).split() for meld in game.table])
-        self._show(draft)
+        self._show(draft, turn_start=True)
         while True:
             try:
                 line = self.read(self._prompt()).strip()
@@ -276,19 +276,20 @@ class TerminalGame:
 
     # --- showing ----------------------------------------------------------------
 
-    def _show(self, draft: Draft) -> None:
+    def _show(self, draft: Draft, *, turn_start: bool = False) -> None:
         game = self.game
         paint = self.paint
-        others = ", ".join(
-            f"{name} {len(game.rack(seat))}" for seat, name in enumerate(game.players) if seat != self.person
-        )
-        self.write(paint.bold(f"\nYour turn. Tiles left: {others}; pool {game.pool_size}."))
+        if turn_start:
+            others = ", ".join(
+                f"{name} {len(game.rack(seat))}" for seat, name in enumerate(game.players) if seat != self.person
+            )
+            self.write(paint.bold(f"\nYour turn. Tiles left: {others}; pool {game.pool_size}."))
         self.write("Table:" if draft.sets else "Table: (empty)")
         wrap = game.rules.wrap
         for number, tokens in enumerate(draft.sets, start=1):
             self.write(f"  {number:>2}. {_set_line(tokens, paint, wrap=wrap)}")
         rack = sorted(self._rack_left(draft).elements(), key=_by_number if self.by_number else _by_colour)
-        self.write(f"Rack ({len(rack)}): {paint.tiles(rack)}")
+        self.write(f"Rack ({len(rack)}): {paint.tiles(rack) or '(empty)'}")
         if not game.melded[self.person]:
             worth = sum(
                 Meld.parse(" ".join(tokens), wrap=wrap).value
@@ -339,7 +340,8 @@ def _set_line(tokens: Sequence[str], paint: Painter, *, wrap: bool) -> str:
         meld = Meld.parse(" ".join(tokens), wrap=wrap)
     except InvalidMeld as error:
         tiles = [Token.parse(token).tile for token in tokens]
-        return f"{paint.tiles(tiles)}   ✗ {error}"
+        reason = str(error).removeprefix(f"{' '.join(tokens)}: ")
+        return f"{paint.tiles(tiles)}   ✗ {reason}"
     return f"{paint.meld(meld)}   ✓ {meld.kind.value}, {meld.value}"
 
 

@@ -1,0 +1,161 @@
+"""The terminal game, driven by a scripted person."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from tilerummy import Game, Rules
+from tilerummy.bots import make_bot
+from tilerummy.cli import main
+from tilerummy.console import Painter
+from tilerummy.solver import solve
+from tilerummy.terminal import TerminalGame
+
+from .helpers import scenario
+
+
+def scripted(
+    game: Game, lines: list[str], *, clock: Callable[[], float] | None = None
+) -> tuple[TerminalGame, list[str]]:
+    """A terminal game where seat 0 types ``lines`` (then leaves) and seat 1 is a greedy bot."""
+    output: list[str] = []
+    typed: Iterator[str] = iter(lines)
+
+    def read(prompt: str) -> str:
+        output.append(prompt)
+        try:
+            return next(typed)
+        except StopIteration:
+            raise EOFError from None
+
+    terminal = TerminalGame(
+        game,
+        0,
+        {1: make_bot("greedy")},
+        Painter(colour=False),
+        read=read,
+        write=output.append,
+        clock=clock or (lambda: 0.0),
+    )
+    terminal.run()
+    return terminal, output
+
+
+def test_a_draft_shows_each_set_valid_or_not_with_the_reason() -> None:
+    game = scenario(["R10 R11 R12 K1 K2", "Y1 Y2"])
+    _, output = scripted(game, ["R10 R11 | K1 K2", "add 1 R12", "R9"])
+    text = "\n".join(output)
+    assert "R10 R11   ✗ a set needs at least 3 tiles" in text
+    assert "Rack (0): (empty)" in text
+    assert "R10 R11 R12   ✓ run, 33" in text
+    assert "Initial meld: 33 / 30" in text
+    assert "R9: not on your rack" in text
+    assert game.actions == ()  # nothing was submitted
+
+
+def test_a_refused_turn_names_the_reason_and_the_person_tries_again() -> None:
+    game = scenario(["R1 R2 R3 K1 K2", "Y1 Y2"])
+    _, output = scripted(game, ["R1 R2 R3", "done", "undo", "draw"])
+    text = "\n".join(output)
+    assert "Not accepted:" in text and "30" in text  # 6 points do not make an initial meld
+    assert len(game.actions) == 2  # the person drew, then the bot played
+
+
+def test_moving_tiles_between_sets_and_ending_the_turn() -> None:
+    game = scenario(["R4 R5 R6 R7 B13 Y13 K13 R8 B8", "Y1 Y2 Y3 Y4"])
+    game.play(0, "R4 R5 R6 R7 | B13 Y13 K13")
+    game.draw(1)
+    _, output = scripted(game, ["move 1 R7 to 3", "move 1 R7 to new", "add 3 R8 B8", "done"])
+    text = "\n".join(output)
+    assert "3: no such set (sets are numbered 1 to 2)" in text  # and nothing changed
+    assert "   3. R7 R8 B8   ✗" in text  # neither a run nor a group yet
+    assert "Not accepted:" in text
+    assert len(game.actions) == 2  # the refused play changed nothing; then the person left
+
+
+def test_hint_shows_the_steps() -> None:
+    game = scenario(["R4 R5 R6 R7 B13 Y13 K13 R8 B8", "Y1 Y2 Y3 Y4"])
+    game.play(0, "R4 R5 R6 R7 | B13 Y13 K13")
+    game.draw(1)
+    _, output = scripted(game, ["hint", "add 1 R8", "done"])
+    text = "\n".join(output)
+    assert "Best play: 1 tile." in text and "R8" in text
+    assert "You placed 1 tile." in text
+    assert str(game.table).startswith("R4 R5 R6 R7 R8")
+
+
+def test_a_whole_game_typed_from_the_solver() -> None:
+    game = Game.new(["You", "Bot"], rules="casual", seed=4)
+    lines: list[str] = []
+
+    class Typist:
+        """Types the solver's best table, or draws."""
+
+        def __init__(self) -> None:
+            self.pending: list[str] = []
+
+        def __call__(self, prompt: str) -> str:
+            if not self.pending:
+                found = solve(game.rack_tiles(0), game.table, rules=game.rules, initial_meld_done=game.melded[0])
+                self.pending = ["draw"] if found is None else [f"table {found.table}", "done"]
+            lines.append(self.pending[0])
+            return self.pending.pop(0)
+
+    output: list[str] = []
+    TerminalGame(game, 0, {1: make_bot("greedy")}, Painter(colour=False), read=Typist(), write=output.append).run()
+    assert game.is_over
+    assert any("went out" in line or "pool ran out" in line for line in output)
+    assert any(line.strip().startswith("You") and "rack (" in line for line in output)
+
+
+def test_the_clock_runs_out_and_the_penalty_is_drawn() -> None:
+    now = [0.0]
+
+    def clock() -> float:
+        return now[0]
+
+    rules = Rules(turn_seconds=30, timeout_penalty=3)
+    game = scenario(["R1 R2 R3 K1 K2", "Y1 Y2"], rules=rules)
+    game = Game(game.rules, game.deal, game.players, started_at=0.0)
+
+    class Slow:
+        def __call__(self, prompt: str) -> str:
+            if game.turn != 0 or len(game.actions) > 0:
+                raise EOFError
+            now[0] += 45  # the person thinks for 45 seconds
+            return "R1 R2 R3"
+
+    output: list[str] = []
+    TerminalGame(
+        game, 0, {1: make_bot("greedy")}, Painter(colour=False), read=Slow(), write=output.append, clock=clock
+    ).run()
+    assert "Time is up" in "\n".join(output)
+    assert game.actions[0].kind == "timeout"
+    assert len(game.rack(0)) == 8
+
+
+def test_play_command_starts_and_quits(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("builtins.input", lambda prompt="": "quit")
+    assert main(["play", "--bots", "greedy,easy", "--seed", "2", "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "you against 2 bots" in out and "You left the game." in out
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--bots", "greedy,wizard"], "unknown bot level 'wizard'"),
+        (["--bots", "greedy,greedy,greedy,greedy"], "need the six-player set"),
+        (["--bots", ""], "choose 1 to 5 bots"),
+        (["--rules", "nope"], "unknown preset 'nope'"),
+        (["--option", "turn_seconds=-1"], "turn_seconds=-1"),
+    ],
+)
+def test_play_refuses_bad_input_in_one_line(
+    arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["play", *arguments]) == 2
+    error = capsys.readouterr().err
+    assert message in error and error.count("\n") == 1
