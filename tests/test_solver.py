@@ -125,3 +125,11 @@ def test_initial_meld_with_lay_off() -> None:
     wrapped = solve("R9 R11 B8 R10 K12 B11", "J K9 K10 K11", rules=rules.replace(wrap=True), initial_meld_done=False)
     assert wrapped is not None
     assert (wrapped.tiles_placed, wrapped.value) == (4, 42)
+
+
+def test_a_group_joker_keeps_its_own_meaning_when_a_run_joker_keeps_the_other() -> None:
+    # The group's joker may stand for B4 or K4; the run's joker is B4. Rebuilding
+    # the group must not take the run's B4 (found in a game: it once placed a K4 nobody had).
+    found = solve("B4 B8 K7", "R4 Y4 J | B3 J B5 B6 | R8 R9 R10 R11 | K5 K6 K7 K8")
+    assert found is not None
+    assert sorted(map(str, found.placed)) == ["B4", "B8"]

@@ -342,6 +342,10 @@ class _JokerPlan:
     kept: Counter[int]
     freed: int
     forced: Counter[int]
+    # Per set on the table: the faces its jokers keep standing for, or None
+    # when one of them is freed. Rebuilding an old set must follow this,
+    # not any reading: a group's joker may stand for a colour another joker keeps.
+    kept_by_set: tuple[Counter[int] | None, ...]
 
 
 def _joker_plans(before: Table, rack_counts: Sequence[int], rules: Rules) -> list[_JokerPlan]:
@@ -376,10 +380,22 @@ def _joker_plans(before: Table, rack_counts: Sequence[int], rules: Rules) -> lis
                 must[face] += count
             for face, count in forced.items():
                 must[face] += count
-            plans.append(_JokerPlan(must, kept, sum(freed_meanings.values()), +forced))
+            kept_by_set = _kept_by_set(before, reading, roles)
+            plans.append(_JokerPlan(must, kept, sum(freed_meanings.values()), +forced, kept_by_set))
     # Keeping every joker where it is is the common case: search it first.
     plans.sort(key=lambda plan: plan.freed)
     return plans
+
+
+def _kept_by_set(before: Table, reading: Sequence[Tile], roles: Sequence[bool]) -> tuple[Counter[int] | None, ...]:
+    result: list[Counter[int] | None] = []
+    position = 0
+    for meld in before.melds:
+        count = len(meld.jokers)
+        meanings, keeps = reading[position : position + count], roles[position : position + count]
+        position += count
+        result.append(Counter(INDEX[tile] for tile in meanings) if all(keeps) else None)
+    return tuple(result)
 
 
 #: How many extra layouts to try when keeping more of the old sets.
@@ -393,16 +409,16 @@ def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rule
     new_sets = list(melds)
     kept_sets: list[Meld] = []
     candidates: list[tuple[Meld, Counter[int]]] = []
-    for meld in before.melds:
-        faces = _faces_as_kept(meld, kept_jokers)
-        if faces is None:
+    for meld, kept_here in zip(before.melds, plan.kept_by_set, strict=True):
+        if kept_here is None or kept_here - kept_jokers:
             continue
+        faces = Counter(INDEX[tile] for tile in meld.tiles if not tile.is_joker) + kept_here
         # An old set the solution made again, tile for tile, stays as it was.
         same = next((i for i, new in enumerate(new_sets) if Counter(INDEX[t] for t in new.tiles) == faces), None)
         if same is not None:
             new_sets.pop(same)
             kept_sets.append(meld)
-            kept_jokers -= _kept_in(meld, kept_jokers)
+            kept_jokers -= kept_here
         else:
             candidates.append((meld, faces))
     remaining = Counter(INDEX[tile] for meld in new_sets for tile in meld.tiles)
@@ -415,9 +431,9 @@ def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rule
         laid_out = _lay_out(remaining - faces, rules)
         if laid_out is None:
             continue
-        for meld, _ in attempt:
+        for meld, meld_faces in attempt:
             kept_sets.append(meld)
-            kept_jokers -= _kept_in(meld, kept_jokers)
+            kept_jokers -= meld_faces - Counter(INDEX[tile] for tile in meld.tiles if not tile.is_joker)
         new_sets = list(laid_out)
         break
     shown = _show_kept_jokers(new_sets, kept_jokers)
@@ -436,30 +452,6 @@ def _lay_out(faces: Counter[int], rules: Rules) -> tuple[Meld, ...] | None:
     zeros = [0] * FACE_COUNT
     found = best_arrangement(must, zeros, zeros, must_jokers=jokers, optional_jokers=0, joker_weight=0, wrap=rules.wrap)
     return found.melds if found is not None else None
-
-
-def _faces_as_kept(meld: Meld, kept: Counter[int]) -> Counter[int] | None:
-    """The set's faces with its jokers as the tiles they keep standing for,
-    or None if one of its jokers is not kept."""
-    faces: Counter[int] = Counter(INDEX[tile] for tile in meld.tiles if not tile.is_joker)
-    wanted = _kept_in(meld, kept)
-    if sum(wanted.values()) != sum(tile.is_joker for tile in meld.tiles):
-        return None
-    return faces + wanted
-
-
-def _kept_in(meld: Meld, kept: Counter[int]) -> Counter[int]:
-    """Faces the set's jokers stand for, among those still to keep."""
-    result: Counter[int] = Counter()
-    budget = Counter(kept)
-    for meaning in meld.jokers:
-        for tile in sorted(meaning, key=lambda tile: tile.sort_key):
-            face = INDEX[tile]
-            if budget[face] > 0:
-                budget[face] -= 1
-                result[face] += 1
-                break
-    return result
 
 
 def _show_kept_jokers(melds: list[Meld], kept: Counter[int]) -> list[Meld]:
