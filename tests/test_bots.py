@@ -18,7 +18,7 @@ def play_out(levels: list[str], preset: str, seed: int) -> Game:
     """A whole game; any illegal move raises."""
     rules = Rules.preset(preset, turn_seconds=None)
     game = Game.new([f"{level}-{seat}" for seat, level in enumerate(levels)], rules=rules, seed=seed)
-    bots = [make_bot(level, seed=seed + seat) for seat, level in enumerate(levels)]
+    bots = [make_bot(level, seed=seed + seat, budget=0.05) for seat, level in enumerate(levels)]
     for _ in range(2000):
         if game.is_over:
             return game

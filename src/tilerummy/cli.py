@@ -143,6 +143,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help=f"one level per bot, 1 to 5 of: {', '.join(LEVELS)} (default easy,greedy,hard)",
     )
     play.add_argument("--name", default="You", help="your name at the table")
+    play.add_argument("--budget", type=float, metavar="SECONDS", help="seconds per move for expert bots (default 2)")
     _add_rules_arguments(play, default="casual")
     play.add_argument("--seed", type=int, help="the deal's seed (default: a random deal)")
     play.add_argument("--save", metavar="FILE", help="write the game record here at the end")
@@ -163,6 +164,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     arena.add_argument("--seed", type=int, default=0, help="the first deal's seed (default 0)")
     arena.add_argument("--workers", type=int, metavar="W", help="processes to play in (default: one per core)")
+    arena.add_argument("--budget", type=float, metavar="SECONDS", help="seconds per move for expert bots (default 2)")
     _add_rules_arguments(arena, default="standard")
     arena.add_argument("--save", metavar="DIR", help="write every game's record into this directory")
     arena.add_argument("--plot", metavar="FILE", help="draw the results into a .png or .svg file")
@@ -484,7 +486,8 @@ def _play(args: argparse.Namespace) -> int:
     bot_names = ["Ana", "Bruno", "Carla", "Diego", "Elena"]
     names = [args.name] + [f"{bot_names[index]} ({level})" for index, level in enumerate(levels)]
     game = Game.new(names, rules=rules, seed=args.seed, started_at=time.monotonic())
-    bots = {seat: make_bot(level, seed=(game.deal.seed or 0) + seat) for seat, level in enumerate(levels, start=1)}
+    seed = game.deal.seed or 0
+    bots = {seat: make_bot(level, seed=seed + seat, budget=args.budget) for seat, level in enumerate(levels, start=1)}
     paint = Painter.for_stream(sys.stdout, args.color, cards=rules.display.value == "cards")
     print(paint.bold(f"tilerummy: you against {len(levels)} bot{'s' if len(levels) != 1 else ''}, {_rules_text(args)}"))
     print(f"Deal {game.deal.seed}. {game.players[game.turn]} starts.")
@@ -518,7 +521,14 @@ def _arena(args: argparse.Namespace) -> int:
         raise TilerummyError(f"--plot {args.plot}: name a .png or .svg file")
     progress = _progress_bar if sys.stderr.isatty() else None
     report = run_arena(
-        levels, args.games, seed=args.seed, rules=rules, workers=args.workers, save_to=args.save, progress=progress
+        levels,
+        args.games,
+        seed=args.seed,
+        rules=rules,
+        workers=args.workers,
+        save_to=args.save,
+        progress=progress,
+        budget=args.budget,
     )
     if progress:
         print(file=sys.stderr)

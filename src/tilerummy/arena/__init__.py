@@ -30,6 +30,7 @@ def run_arena(
     workers: int | None = None,
     save_to: str | Path | None = None,
     progress: Progress | None = None,
+    budget: float | None = None,
 ) -> ArenaReport:
     """Play ``games`` games (rounded up to whole deals) between ``bots`` (level
     names, one per seat) and report.
@@ -49,7 +50,10 @@ def run_arena(
         raise TilerummyError(f"{workers} workers: use at least one")
     if save_to is not None:
         Path(save_to).mkdir(parents=True, exist_ok=True)
-    specs = schedule(list(bots), games, seed=seed, rules=rules, save_to=None if save_to is None else str(save_to))
+    if budget is not None and not budget > 0:
+        raise TilerummyError(f"budget {budget}: give a number of seconds above 0")
+    saving = None if save_to is None else str(save_to)
+    specs = schedule(list(bots), games, seed=seed, rules=rules, save_to=saving, budget=budget)
     started = time.perf_counter()
     outcomes = list(_play_all(specs, workers, progress))
     return summarise(outcomes, time.perf_counter() - started)

@@ -23,6 +23,7 @@ class GameSpec:
     seats: tuple[str, ...]  # bot level names, in seat order
     rules: Rules
     save_to: str | None = None  # a directory for the game's record
+    budget: float | None = None  # seconds per move for bots that search
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +38,15 @@ class GameOutcome:
     seconds_per_move: tuple[tuple[str, float], ...]  # (bot, seconds) for every move a bot made
 
 
-def schedule(bots: list[str], games: int, *, seed: int, rules: Rules, save_to: str | None = None) -> list[GameSpec]:
+def schedule(
+    bots: list[str],
+    games: int,
+    *,
+    seed: int,
+    rules: Rules,
+    save_to: str | None = None,
+    budget: float | None = None,
+) -> list[GameSpec]:
     """``games`` games, rounded up to whole deals: each deal once per rotation of the seats."""
     rotations = len(bots)
     deals = -(-games // rotations)
@@ -45,7 +54,7 @@ def schedule(bots: list[str], games: int, *, seed: int, rules: Rules, save_to: s
     for deal in range(deals):
         for turn in range(rotations):
             seats = tuple(bots[(seat + turn) % rotations] for seat in range(rotations))
-            specs.append(GameSpec(len(specs), deal, seed + deal, seats, rules, save_to))
+            specs.append(GameSpec(len(specs), deal, seed + deal, seats, rules, save_to, budget))
     return specs
 
 
@@ -54,7 +63,7 @@ def play(spec: GameSpec) -> GameOutcome:
     seat, so a game replays the same whatever process runs it."""
     names = [f"{level}-{seat}" for seat, level in enumerate(spec.seats)]
     game = Game.new(names, rules=spec.rules, seed=spec.seed)
-    bots = [make_bot(level, seed=spec.seed * 8 + seat) for seat, level in enumerate(spec.seats)]
+    bots = [make_bot(level, seed=spec.seed * 8 + seat, budget=spec.budget) for seat, level in enumerate(spec.seats)]
     timings = []
     while not game.is_over:
         seat = game.turn

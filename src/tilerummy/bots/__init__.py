@@ -8,6 +8,7 @@ from typing import Protocol
 from ..errors import TilerummyError
 from ..game import Action, PlayerView
 from .easy import EasyBot
+from .expert import DEFAULT_BUDGET, ExpertBot
 from .greedy import GreedyBot
 from .hard import HardBot
 from .simple import RandomBot, SimpleBot
@@ -21,27 +22,31 @@ class Bot(Protocol):
     def choose(self, view: PlayerView) -> Action: ...
 
 
-_MAKERS: dict[str, Callable[[int], Bot]] = {
-    "random": RandomBot,
-    "easy": EasyBot,
-    "greedy": GreedyBot,
-    "hard": HardBot,
+_MAKERS: dict[str, Callable[[int, float | None], Bot]] = {
+    "random": lambda seed, budget: RandomBot(seed),
+    "easy": lambda seed, budget: EasyBot(seed),
+    "greedy": lambda seed, budget: GreedyBot(seed),
+    "hard": lambda seed, budget: HardBot(seed),
+    "expert": lambda seed, budget: ExpertBot(seed, DEFAULT_BUDGET if budget is None else budget),
 }
 
 #: The bot levels by name, weakest first.
 LEVELS: tuple[str, ...] = tuple(_MAKERS)
 
 
-def make_bot(level: str, *, seed: int = 0) -> Bot:
-    """A new bot of the named level; ``seed`` makes its choices repeatable.
+def make_bot(level: str, *, seed: int = 0, budget: float | None = None) -> Bot:
+    """A new bot of the named level; ``seed`` makes its choices repeatable;
+    ``budget`` is the seconds per move of a level that searches (expert).
 
-    :raises TilerummyError: for an unknown level.
+    :raises TilerummyError: for an unknown level or a budget that is not positive.
     """
+    if budget is not None and not budget > 0:
+        raise TilerummyError(f"budget {budget}: give a number of seconds above 0")
     try:
         maker = _MAKERS[level.lower()]
     except KeyError:
         raise TilerummyError(f"unknown bot level {level!r} (choose from {', '.join(LEVELS)})") from None
-    return maker(seed)
+    return maker(seed, budget)
 
 
-__all__ = ["LEVELS", "Bot", "EasyBot", "GreedyBot", "HardBot", "RandomBot", "SimpleBot", "make_bot"]
+__all__ = ["LEVELS", "Bot", "EasyBot", "ExpertBot", "GreedyBot", "HardBot", "RandomBot", "SimpleBot", "make_bot"]

@@ -1,0 +1,160 @@
+"""The strongest level: it weighs a few strategically different plays by
+playing each of them out in many guessed worlds.
+
+The hidden tiles (the others' racks and the pool) are unknown, so the bot
+deals them at random from the tiles it cannot see, consistently with what it
+knows (how many tiles each player holds), and plays the next few turns of
+each such world with the greedy solver for everyone. Every candidate play is
+tried in the same worlds, so the comparison is not drowned in the luck of the
+deal. The candidate with the best average outcome is played. The bot stops
+guessing when its time budget is spent.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from ..game import Action, PlayerView
+from ..melds import Table
+from ..rules import Rules
+from ..solver import Solution, solve
+from ..tiles import Tile
+from ._common import own_rack, play_or_draw
+from .hard import hold_back
+
+#: Seconds per move unless told otherwise.
+DEFAULT_BUDGET = 2.0
+
+#: How many turns of each player a guessed world is played for.
+HORIZON = 3
+
+#: What going out (or an opponent going out) is worth, against a tile of difference.
+WIN_WEIGHT = 20.0
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    table: Table | None  # None: draw (or pass)
+    placed: tuple[Tile, ...]
+
+
+class ExpertBot:
+    """Chooses among greedy, held-back and drawing plays by sampling the hidden tiles."""
+
+    name = "expert"
+
+    def __init__(self, seed: int = 0, budget: float = DEFAULT_BUDGET) -> None:
+        self._rng = random.Random(seed)
+        self.budget = budget
+
+    def choose(self, view: PlayerView) -> Action:
+        started = time.perf_counter()
+        assert view.seat is not None
+        candidates = self.candidates(view)
+        if len(candidates) == 1:
+            return play_or_draw(view, candidates[0].table)
+        totals = [0.0] * len(candidates)
+        worlds = 0
+        while worlds < 2 or time.perf_counter() - started < self.budget * 0.9:
+            world = _guess_world(view, self._rng)
+            for index, candidate in enumerate(candidates):
+                totals[index] += _play_out(world, view, candidate)
+            worlds += 1
+            if time.perf_counter() - started >= self.budget:
+                break
+        best = max(range(len(candidates)), key=lambda index: (totals[index], -index))
+        return play_or_draw(view, candidates[best].table)
+
+    def candidates(self, view: PlayerView) -> list[Candidate]:
+        """The plays worth weighing: the most tiles; the same less one, two or
+        three tiles kept back; and, early on, not playing at all."""
+        assert view.seat is not None
+        rack = own_rack(view)
+        melded = view.melded[view.seat]
+        best = solve(rack, view.table, rules=view.rules, initial_meld_done=melded)
+        if best is None:
+            return [Candidate(None, ())]
+        if len(best.placed) == len(rack):
+            return [Candidate(best.table, best.placed)]  # going out: nothing is better
+        options = [best]
+        for most in (1, 2, 3):
+            if most >= len(best.placed):
+                break
+            kept = hold_back(rack, view.table, best, view.rules, melded=melded, most=most)
+            options.append(kept)
+        unique: dict[tuple[Tile, ...], Candidate] = {}
+        for option in options:
+            unique.setdefault(tuple(sorted(option.placed)), Candidate(option.table, option.placed))
+        found = list(unique.values())
+        if view.pool_size > 0:
+            found.append(Candidate(None, ()))
+        return found
+
+
+@dataclass
+class _World:
+    """One guess at the hidden tiles, and the turn order after the bot's move."""
+
+    racks: list[Counter[Tile]]
+    pool: list[Tile]
+
+
+def _guess_world(view: PlayerView, rng: random.Random) -> _World:
+    assert view.seat is not None and view.rack is not None
+    unseen = Counter({piece.tile: view.rules.tile_set.count(piece.tile) for piece in view.rules.tile_set.pieces()})
+    unseen -= Counter(piece.tile for piece in view.rack)
+    unseen -= view.table.tiles()
+    hidden = list(unseen.elements())
+    rng.shuffle(hidden)
+    racks: list[Counter[Tile]] = []
+    for seat, size in enumerate(view.rack_sizes):
+        if seat == view.seat:
+            racks.append(Counter(piece.tile for piece in view.rack))
+        else:
+            racks.append(Counter(hidden[:size]))
+            hidden = hidden[size:]
+    return _World(racks, hidden)
+
+
+def _play_out(world: _World, view: PlayerView, candidate: Candidate) -> float:
+    """The bot's outcome after ``candidate`` and a few greedy turns by everyone:
+    the tiles it is ahead of the closest opponent, and a bonus for going out."""
+    assert view.seat is not None
+    rules = view.rules
+    racks = [Counter(rack) for rack in world.racks]
+    pool = list(world.pool)
+    melded = list(view.melded)
+    table = view.table
+    seat = view.seat
+    players = len(racks)
+    if candidate.table is None:
+        if pool:
+            racks[seat][pool.pop(0)] += 1
+    else:
+        racks[seat] -= Counter(candidate.placed)
+        table = candidate.table
+        melded[seat] = True
+        if not racks[seat]:
+            return WIN_WEIGHT
+    turn = (seat + 1) % players
+    for _ in range(HORIZON * players - 1):
+        found = _greedy(racks[turn], table, rules, melded=melded[turn])
+        if found is not None:
+            racks[turn] -= Counter(found.placed)
+            table = found.table
+            melded[turn] = True
+            if not racks[turn]:
+                return WIN_WEIGHT if turn == seat else -WIN_WEIGHT
+        elif pool:
+            racks[turn][pool.pop(0)] += 1
+        turn = (turn + 1) % players
+    mine = sum(racks[seat].values())
+    closest = min(sum(rack.values()) for other, rack in enumerate(racks) if other != seat)
+    return float(closest - mine)
+
+
+def _greedy(rack: Counter[Tile], table: Table, rules: Rules, *, melded: bool) -> Solution | None:
+    return solve(list(rack.elements()), table, rules=rules, initial_meld_done=melded)
