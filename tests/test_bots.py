@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tilerummy import Draw, Game, Play, Table, TilerummyError
 from tilerummy.bots import LEVELS, make_bot
+from tilerummy.bots.expert import ExpertBot
 from tilerummy.bots.hard import HardBot, hold_back
 from tilerummy.rules import PRESETS, Rules
 from tilerummy.solver import solve
@@ -87,3 +90,37 @@ def test_hard_goes_out_when_it_can() -> None:
     action = HardBot().choose(game.view(0))
     game.apply(action)
     assert game.is_over and game.result is not None and game.result.winner == 0
+
+
+def test_expert_keeps_to_its_budget_and_plays_legally() -> None:
+    game = Game.new(2, rules="casual", seed=21)
+    expert = make_bot("expert", seed=1, budget=0.2)
+    greedy = make_bot("greedy")
+    slowest = 0.0
+    for _ in range(12):
+        if game.is_over:
+            break
+        seat = game.turn
+        started = time.perf_counter()
+        action = (expert if seat == 0 else greedy).choose(game.view(seat))
+        if seat == 0:
+            slowest = max(slowest, time.perf_counter() - started)
+        game.apply(action)
+    # A guessed world is played out for every candidate before the clock is checked again.
+    assert slowest < 0.2 + 1.0
+
+
+def test_expert_weighs_drawing_and_holding_back_against_the_greedy_play() -> None:
+    game = scenario(["R5 R6 R7 B10 B11 B12 R8 B9 K1 Y12", "Y1 Y2"])
+    game.play(0, "R5 R6 R7 | B10 B11 B12")
+    game.draw(1)
+    options = ExpertBot(budget=0.05).candidates(game.view(0))
+    placed = [sorted(map(str, option.placed)) for option in options]
+    assert placed[0] == ["B9", "R8"]  # the greedy play first
+    assert ["R8"] in placed or ["B9"] in placed  # one tile kept back
+    assert options[-1].table is None  # drawing instead
+
+
+def test_a_budget_must_be_positive() -> None:
+    with pytest.raises(TilerummyError, match="budget 0"):
+        make_bot("expert", budget=0)

@@ -490,7 +490,7 @@ def _play(args: argparse.Namespace) -> int:
     bots = {seat: make_bot(level, seed=seed + seat, budget=args.budget) for seat, level in enumerate(levels, start=1)}
     paint = Painter.for_stream(sys.stdout, args.color, cards=rules.display.value == "cards")
     print(paint.bold(f"tilerummy: you against {len(levels)} bot{'s' if len(levels) != 1 else ''}, {_rules_text(args)}"))
-    print(f"Deal {game.deal.seed}. {game.players[game.turn]} starts.")
+    print(f"{game.players[game.turn]} starts. (Deal {game.deal.seed}: --seed {game.deal.seed} deals it again.)")
     TerminalGame(game, 0, bots, paint).run()
     if args.save:
         result = game.result.to_dict() if game.result is not None else None
