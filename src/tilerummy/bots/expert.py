@@ -23,7 +23,7 @@ from ..rules import Rules
 from ..solver import Solution, solve
 from ..tiles import Tile
 from ._common import own_rack, play_or_draw
-from .hard import hold_back
+from .hard import HardBot, hold_back
 
 #: Seconds per move unless told otherwise.
 DEFAULT_BUDGET = 2.0
@@ -69,8 +69,8 @@ class ExpertBot:
         return play_or_draw(view, candidates[best].table)
 
     def candidates(self, view: PlayerView) -> list[Candidate]:
-        """The plays worth weighing: the most tiles; the same less one, two or
-        three tiles kept back; and, early on, not playing at all."""
+        """The plays worth weighing: the most tiles; the same less its jokers,
+        or less one, two or three tiles kept back; and drawing instead."""
         assert view.seat is not None
         rack = own_rack(view)
         melded = view.melded[view.seat]
@@ -80,6 +80,9 @@ class ExpertBot:
         if len(best.placed) == len(rack):
             return [Candidate(best.table, best.placed)]  # going out: nothing is better
         options = [best]
+        keeping_jokers = HardBot().plan(view)
+        if keeping_jokers is not None:
+            options.append(keeping_jokers)
         for most in (1, 2, 3):
             if most >= len(best.placed):
                 break
