@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -16,10 +17,21 @@ from tilerummy.tiles import parse_tiles
 
 from .helpers import scenario
 
+#: The presets, and the options that change what is legal, one game each by default.
+VARIANTS: dict[str, Rules] = {
+    **dict(sorted(PRESETS.items())),
+    "rack_or_table": Rules(joker_replacement="rack_or_table"),
+    "free_jokers": Rules(joker_replacement="free"),
+    "lay_off_opening": Rules(initial_meld_lay_off=True),
+    "strict_until_blocked": Rules(initial_meld_strict=True, pool_exhausted="until_blocked"),
+}
 
-def play_out(levels: list[str], preset: str, seed: int) -> Game:
+#: More seeded games per variant for a longer run: BOT_GAMES=20 pytest tests/test_bots.py
+GAMES = int(os.environ.get("BOT_GAMES", "1"))
+
+
+def play_out(levels: list[str], rules: Rules, seed: int) -> Game:
     """A whole game; any illegal move raises."""
-    rules = Rules.preset(preset, turn_seconds=None)
     game = Game.new([f"{level}-{seat}" for seat, level in enumerate(levels)], rules=rules, seed=seed)
     bots = [make_bot(level, seed=seed + seat, budget=0.05) for seat, level in enumerate(levels)]
     for _ in range(2000):
@@ -30,13 +42,16 @@ def play_out(levels: list[str], preset: str, seed: int) -> Game:
     raise AssertionError("the game did not end")
 
 
-@pytest.mark.parametrize(("index", "preset"), list(enumerate(sorted(PRESETS))))
-def test_the_levels_play_whole_games_under_every_preset(index: int, preset: str) -> None:
-    """One game per preset; the levels take turns sitting in, so each plays under several presets."""
-    players = len(LEVELS) if preset == "six-player" else 4
-    levels = [LEVELS[(index + offset) % len(LEVELS)] for offset in range(players)]
-    game = play_out(levels, preset, seed=index)
-    assert game.result is not None
+@pytest.mark.parametrize(("index", "variant"), list(enumerate(VARIANTS)))
+def test_the_levels_play_whole_games_under_every_rule_variant(index: int, variant: str) -> None:
+    """The levels take turns sitting in, so each plays under several variants."""
+    rules = VARIANTS[variant].replace(turn_seconds=None)
+    players = len(LEVELS) if rules.max_players > 4 else 4
+    for game_number in range(GAMES):
+        start = index + game_number
+        levels = [LEVELS[(start + offset) % len(LEVELS)] for offset in range(players)]
+        game = play_out(levels, rules, seed=1000 * game_number + index)
+        assert game.result is not None
 
 
 def test_unknown_level_is_refused_with_the_choices() -> None:
@@ -58,7 +73,7 @@ def test_greedy_places_the_most_tiles() -> None:
 
 def test_easy_never_rearranges_the_table() -> None:
     bot = make_bot("easy", seed=3)
-    for seed in range(6):
+    for seed in range(3):
         game = Game.new(3, rules="casual", seed=seed)
         others = [make_bot("greedy"), make_bot("greedy")]
         while not game.is_over and len(game.actions) < 120:
