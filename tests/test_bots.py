@@ -11,7 +11,7 @@ from tilerummy import Draw, Game, Play, Table, TilerummyError
 from tilerummy.bots import LEVELS, make_bot
 from tilerummy.bots.expert import ExpertBot
 from tilerummy.bots.hard import HardBot, hold_back
-from tilerummy.rules import PRESETS, Rules
+from tilerummy.rules import PRESETS, JokerReplacement, PoolExhausted, Rules
 from tilerummy.solver import solve
 from tilerummy.tiles import parse_tiles
 
@@ -20,10 +20,10 @@ from .helpers import scenario
 #: The presets, and the options that change what is legal, one game each by default.
 VARIANTS: dict[str, Rules] = {
     **dict(sorted(PRESETS.items())),
-    "rack_or_table": Rules(joker_replacement="rack_or_table"),
-    "free_jokers": Rules(joker_replacement="free"),
+    "rack_or_table": Rules(joker_replacement=JokerReplacement.RACK_OR_TABLE),
+    "free_jokers": Rules(joker_replacement=JokerReplacement.FREE),
     "lay_off_opening": Rules(initial_meld_lay_off=True),
-    "strict_until_blocked": Rules(initial_meld_strict=True, pool_exhausted="until_blocked"),
+    "strict_until_blocked": Rules(initial_meld_strict=True, pool_exhausted=PoolExhausted.UNTIL_BLOCKED),
 }
 
 #: More seeded games per variant for a longer run: BOT_GAMES=20 pytest tests/test_bots.py
