@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -159,3 +161,45 @@ def test_play_refuses_bad_input_in_one_line(
     assert main(["play", *arguments]) == 2
     error = capsys.readouterr().err
     assert message in error and error.count("\n") == 1
+
+
+def test_a_match_of_two_rounds_shows_the_totals(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    games: list[Game] = []
+    original = TerminalGame.__init__
+
+    def remember(self: TerminalGame, game: Game, *args: Any, **kwargs: Any) -> None:
+        games.append(game)
+        original(self, game, *args, **kwargs)
+
+    def typist(prompt: str = "") -> str:
+        """Types the solver's best table, or draws; Enter between rounds."""
+        if "next round" in prompt:
+            return ""
+        game = games[-1]
+        if prompt.startswith((">", "[")):
+            found = solve(game.rack_tiles(0), game.table, rules=game.rules, initial_meld_done=game.melded[0])
+            return "draw" if found is None else f"table {found.table}\x00done"
+        return ""
+
+    pending: list[str] = []
+
+    def read(prompt: str = "") -> str:
+        if not pending:
+            pending.extend(typist(prompt).split("\x00"))
+        return pending.pop(0)
+
+    monkeypatch.setattr(TerminalGame, "__init__", remember)
+    monkeypatch.setattr("builtins.input", read)
+    save = tmp_path / "match.json"
+    assert (
+        main(
+            ["play", "--bots", "greedy", "--seed", "8", "--option", "rounds=2", "--color", "never", "--save", str(save)]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "Round 2" in out and "Totals after 2 rounds" in out and "The match is over" in out
+    assert len(games) == 2 and all(game.is_over for game in games)
+    assert save.exists() and (tmp_path / "match-round2.json").exists()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
 import time
 from collections.abc import Sequence
@@ -19,6 +20,7 @@ from .bots import LEVELS, SimpleBot, make_bot
 from .console import Painter, describe_turn, final_scores
 from .errors import InvalidMeld, RecordError, TilerummyError
 from .game import Game
+from .match import Match
 from .melds import Meld, Table, joker_meanings_text
 from .records import GameRecord
 from .rules import OPTION_HELP, PRESETS, Rules, option_from_text
@@ -134,7 +136,8 @@ def _build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser(
         "play",
         help="play a game against bots in the terminal",
-        description="Play a round against 1 to 5 bots. Type 'help' during the game for the commands.",
+        description="Play a round against 1 to 5 bots (a match with --option rounds=N or target_score=N). "
+        "Type 'help' during the game for the commands.",
     )
     play.add_argument(
         "--bots",
@@ -485,18 +488,48 @@ def _play(args: argparse.Namespace) -> int:
         raise TilerummyError(f"--seed {args.seed}: seeds are 0 or more")
     bot_names = ["Ana", "Bruno", "Carla", "Diego", "Elena"]
     names = [args.name] + [f"{bot_names[index]} ({level})" for index, level in enumerate(levels)]
-    game = Game.new(names, rules=rules, seed=args.seed, started_at=time.monotonic())
-    seed = game.deal.seed or 0
-    bots = {seat: make_bot(level, seed=seed + seat, budget=args.budget) for seat, level in enumerate(levels, start=1)}
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
+    match = Match(names, rules, seed, started_at=time.monotonic())
     paint = Painter.for_stream(sys.stdout, args.color, cards=rules.display.value == "cards")
-    print(paint.bold(f"tilerummy: you against {len(levels)} bot{'s' if len(levels) != 1 else ''}, {_rules_text(args)}"))
-    print(f"{game.players[game.turn]} starts. (Deal {game.deal.seed}: --seed {game.deal.seed} deals it again.)")
-    TerminalGame(game, 0, bots, paint).run()
-    if args.save:
-        result = game.result.to_dict() if game.result is not None else None
-        Path(args.save).write_text(GameRecord.from_game(game).to_json(result=result) + "\n", encoding="utf-8")
-        print(f"Record saved to {args.save} (replay it with: tilerummy replay {args.save})")
-    return 0
+    count = f"{len(levels)} bot{'s' if len(levels) != 1 else ''}"
+    print(paint.bold(f"tilerummy: you against {count}, {_rules_text(args)}"))
+    print(f"(Seed {seed}: --seed {seed} deals the same {'match' if rules.is_match else 'round'} again.)")
+    while True:
+        game = match.current
+        if rules.is_match:
+            print(paint.bold(f"\nRound {len(match.rounds)}"))
+        print("You start." if game.turn == 0 else f"{game.players[game.turn]} starts.")
+        round_seed = game.deal.seed or 0
+        bots = {
+            seat: make_bot(level, seed=round_seed + seat, budget=args.budget)
+            for seat, level in enumerate(levels, start=1)
+        }
+        finished = TerminalGame(game, 0, bots, paint).run()
+        if args.save:
+            _save_game(game, Path(args.save), len(match.rounds) if rules.is_match else None)
+        if not finished or not rules.is_match:
+            return 0
+        standing = match.standing()
+        totals = ", ".join(f"{name} {total:+}" for name, total in zip(names, standing.totals, strict=True))
+        print(f"Totals after {standing.rounds_played} round{'s' if standing.rounds_played != 1 else ''}: {totals}")
+        if standing.over:
+            print(paint.bold(f"The match is over: {' and '.join(names[seat] for seat in standing.winners)} won."))
+            return 0
+        try:
+            answer = input("Press Enter for the next round, or type quit: ")
+        except EOFError:
+            return 0
+        if answer.strip().lower() in ("quit", "exit"):
+            return 0
+        match.next_round(started_at=time.monotonic())
+
+
+def _save_game(game: Game, path: Path, round_number: int | None) -> None:
+    if round_number is not None and round_number > 1:
+        path = path.with_name(f"{path.stem}-round{round_number}{path.suffix}")
+    result = game.result.to_dict() if game.result is not None else None
+    path.write_text(GameRecord.from_game(game).to_json(result=result) + "\n", encoding="utf-8")
+    print(f"Record saved to {path} (replay it with: tilerummy replay {path})")
 
 
 def _levels(text: str) -> list[str]:

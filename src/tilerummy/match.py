@@ -16,14 +16,14 @@ from .scoring import MatchStanding, match_standing
 class Match:
     """Rounds between the same players; each round is dealt from the match's seed."""
 
-    def __init__(self, players: Sequence[str], rules: Rules, seed: int) -> None:
+    def __init__(self, players: Sequence[str], rules: Rules, seed: int, *, started_at: float | None = None) -> None:
         rules.check_players(len(players))
         self.players = tuple(players)
         self.rules = rules
         self.seed = seed
         self._seeds = random.Random(seed)
         self.rounds: list[Game] = []
-        self._new_round()
+        self._new_round(started_at)
 
     @property
     def current(self) -> Game:
@@ -38,8 +38,8 @@ class Match:
     def is_over(self) -> bool:
         return self.standing().over
 
-    def next_round(self) -> Game:
-        """Deal the next round.
+    def next_round(self, *, started_at: float | None = None) -> Game:
+        """Deal the next round (``started_at``: when its first turn starts, for the clock).
 
         :raises IllegalAction: while the current round is being played, or once the match is over.
         """
@@ -47,10 +47,12 @@ class Match:
             raise IllegalAction(Reason.ROUND_NOT_OVER, "the current round is not over")
         if self.is_over:
             raise IllegalAction(Reason.GAME_OVER, "the match is over")
-        return self._new_round()
+        return self._new_round(started_at)
 
-    def _new_round(self) -> Game:
+    def _new_round(self, started_at: float | None) -> Game:
         seed = self._seeds.getrandbits(63)
-        game = Game(self.rules, Deal.from_seed(self.rules, len(self.players), seed), self.players)
+        game = Game(
+            self.rules, Deal.from_seed(self.rules, len(self.players), seed), self.players, started_at=started_at
+        )
         self.rounds.append(game)
         return game

@@ -77,8 +77,8 @@ class TerminalGame:
         self.clock = clock
         self.by_number = False
 
-    def run(self) -> None:
-        """Play to the end of the round (or until the person quits)."""
+    def run(self) -> bool:
+        """Play to the end of the round; False if the person left before."""
         game = self.game
         self.write("Type 'help' for the commands, 'hint' for the best play.")
         while not game.is_over:
@@ -86,12 +86,13 @@ class TerminalGame:
             if seat == self.person:
                 if not self._person_turn():
                     self.write("You left the game.")
-                    return
+                    return False
             else:
                 self._bot_turn(seat)
         self.write("")
         for line in final_scores(game, self.paint):
             self.write(line)
+        return True
 
     # --- bots -----------------------------------------------------------------
 
