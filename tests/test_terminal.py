@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -203,3 +204,33 @@ def test_a_match_of_two_rounds_shows_the_totals(
     assert "Round 2" in out and "Totals after 2 rounds" in out and "The match is over" in out
     assert len(games) == 2 and all(game.is_over for game in games)
     assert save.exists() and (tmp_path / "match-round2.json").exists()
+
+
+def test_the_clock_cuts_a_turn_short_while_the_person_is_typing() -> None:
+    rules = Rules(turn_seconds=0.3, timeout_penalty=2)
+    game = scenario(["R1 R2 R3 K1 K2", "Y1 Y2"], rules=rules)
+    game = Game(game.rules, game.deal, game.players, started_at=time.monotonic())
+    typed: list[str] = []
+
+    def thinking(prompt: str) -> str:
+        if typed:
+            raise EOFError
+        typed.append(prompt)
+        time.sleep(5)  # the alarm interrupts this
+        return "draw"
+
+    started = time.monotonic()
+    output: list[str] = []
+    terminal = TerminalGame(
+        game,
+        0,
+        {1: make_bot("greedy")},
+        Painter(colour=False),
+        read=thinking,
+        write=output.append,
+        interrupt_at_deadline=True,
+    )
+    terminal.run()
+    assert time.monotonic() - started < 3
+    assert game.actions[0].kind == "timeout"
+    assert "Time is up: the table is put back and you draw 2 tiles." in output

@@ -9,6 +9,8 @@ Every set of the draft is shown as valid or not, with the reason, as it is built
 from __future__ import annotations
 
 import dataclasses
+import signal
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -34,6 +36,14 @@ Commands (tiles like R5 B10 Y1 K13 J; sets are numbered as shown):
   undo / reset        take back the last change / every change this turn
   sort                sort the rack by colour or by number
   help / quit"""
+
+
+#: The alarm rings this much after the deadline, so that the clock has surely passed it.
+_ALARM_MARGIN = 0.05
+
+
+class _TimeUp(Exception):
+    """The turn's time ran out while the person was typing."""
 
 
 @dataclass
@@ -67,6 +77,7 @@ class TerminalGame:
         read: Callable[[str], str] | None = None,
         write: Callable[[str], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        interrupt_at_deadline: bool | None = None,
     ) -> None:
         self.game = game
         self.person = person
@@ -74,6 +85,15 @@ class TerminalGame:
         self.paint = paint
         self.read = read or input
         self.write = write or print
+        # At a real terminal the clock cuts a turn short even while the person
+        # is still typing (on systems with SIGALRM, from the main thread).
+        if interrupt_at_deadline is None:
+            interrupt_at_deadline = read is None
+        self.interrupt_at_deadline = (
+            interrupt_at_deadline
+            and hasattr(signal, "SIGALRM")
+            and threading.current_thread() is threading.main_thread()
+        )
         self.clock = clock
         self.by_number = False
 
@@ -112,9 +132,11 @@ class TerminalGame:
         self._show(draft, turn_start=True)
         while True:
             try:
-                line = self.read(self._prompt()).strip()
+                line = self._read_in_time(self._prompt()).strip()
             except EOFError:
                 return False
+            except _TimeUp:
+                self.write("")
             if self._timed_out():
                 return True
             command, _, rest = line.partition(" ")
@@ -159,14 +181,34 @@ class TerminalGame:
             return "> "
         return f"[{max(0, round(deadline - self.clock()))}s] > "
 
+    def _read_in_time(self, prompt: str) -> str:
+        deadline = self.game.deadline
+        if deadline is None or not self.interrupt_at_deadline:
+            return self.read(prompt)
+        remaining = deadline - self.clock()
+        if remaining <= 0:
+            raise _TimeUp
+
+        def ring(signum: int, frame: object) -> None:
+            raise _TimeUp
+
+        previous = signal.signal(signal.SIGALRM, ring)
+        signal.setitimer(signal.ITIMER_REAL, remaining + _ALARM_MARGIN)
+        try:
+            return self.read(prompt)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
     def _timed_out(self) -> bool:
         deadline = self.game.deadline
         now = self.clock()
         if deadline is None or now <= deadline:
             return False
+        before = len(self.game.rack(self.person))
         self.game.timeout(self.person, at=now)
-        penalty = self.game.rules.timeout_penalty
-        self.write(f"Time is up: the table is put back and you draw {penalty} tile{'s' if penalty != 1 else ''}.")
+        drawn = len(self.game.rack(self.person)) - before
+        self.write(f"Time is up: the table is put back and you draw {drawn} tile{'s' if drawn != 1 else ''}.")
         return True
 
     def _submit(self, draft: Draft) -> bool:
