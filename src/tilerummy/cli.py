@@ -552,7 +552,7 @@ def _arena(args: argparse.Namespace) -> int:
     levels = _levels(args.bots)
     if args.plot and not args.plot.lower().endswith((".png", ".svg")):
         raise TilerummyError(f"--plot {args.plot}: name a .png or .svg file")
-    progress = _progress_bar if sys.stderr.isatty() else None
+    progress = _ProgressBar() if sys.stderr.isatty() else None
     report = run_arena(
         levels,
         args.games,
@@ -579,7 +579,21 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress_bar(done: int, total: int) -> None:
-    width = 30
-    filled = width * done // total
-    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games", end="", file=sys.stderr, flush=True)
+class _ProgressBar:
+    """A one-line bar on standard error, with the rate and the time left."""
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+
+    def __call__(self, done: int, total: int) -> None:
+        width = 30
+        filled = width * done // total
+        spent = time.monotonic() - self.started
+        rate = done / spent if spent > 0 else 0.0
+        left = f", {(total - done) / rate:.0f} s left" if rate and done < total else ""
+        print(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {rate:.2f}/s{left}   ",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
