@@ -157,7 +157,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "arena",
         help="measure bots against each other over many games",
         description="Play many games between bots on mirrored deals (each deal once per seat rotation) "
-        "and report win shares with 95%% Wilson intervals, scores, ratings and speed.",
+        "and report win shares with 95% Wilson intervals, scores, ratings and speed.",
     )
     arena.add_argument(
         "--bots", required=True, metavar="A,B[,...]", help=f"one level per seat, 2 to 6 of: {', '.join(LEVELS)}"
