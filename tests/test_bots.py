@@ -139,3 +139,14 @@ def test_expert_weighs_drawing_and_holding_back_against_the_greedy_play() -> Non
 def test_a_budget_must_be_positive() -> None:
     with pytest.raises(TilerummyError, match="budget 0"):
         make_bot("expert", budget=0)
+
+
+def test_hard_keeps_its_joker_while_nobody_is_close_to_going_out() -> None:
+    game = scenario(["R10 R11 R12 B1 Y1 K1 J K7 K8 B5 Y9 R3", "Y2 Y3 Y4 Y5 Y6 Y7 Y8 B9 B10 B11"])
+    view = game.view(0)
+    greedy_play = make_bot("greedy").choose(view)
+    hard_play = HardBot().choose(view)
+    assert isinstance(greedy_play, Play) and isinstance(hard_play, Play)
+    assert not isinstance(hard_play.table, str) and not isinstance(greedy_play.table, str)
+    assert "J" in str(greedy_play.table)  # K7 K8 J, or the joker elsewhere
+    assert "J" not in str(hard_play.table)  # R10 R11 R12 and the 1s open without it

@@ -1,16 +1,16 @@
 """A strong player: the exact solver, plus when to hold tiles back.
 
 A joker on the table is a gift to the next player who holds the tile it
-stands for; on the rack it fits almost anywhere, later. So the bot plays the
-most tiles it can without its jokers, keeping each joker that stays playable
-on the table it leaves, as long as that costs no other tile. It lays
-everything down as soon as an opponent is close to going out (a joker left
-on the rack costs its penalty) or the pool is nearly empty, and it always
-goes out when it can.
+stands for; on the rack it fits almost anywhere, later. So while nobody is
+close to going out, the bot plays the most tiles it can without its jokers,
+even when a joker would have placed a few more, and uses a joker only when
+nothing can be played without one. It lays everything down as soon as an
+opponent is close to going out (a joker left on the rack costs its penalty)
+or the pool is nearly empty, and it always goes out when it can.
 
-Keeping other tiles back (the fourth of a group, the end of a run, to avoid
-a later draw) is available too (``Reserve(jokers_only=False)``), but in
-arena runs against the greedy bot it won no more games, so it is off.
+Keeping other tiles back too (the fourth of a group, the end of a run, to
+save a later draw; ``Reserve(most=2)``) won no more games against the greedy
+bot in arena runs, so it is off by default.
 """
 
 from __future__ import annotations
@@ -27,17 +27,15 @@ from ._common import opponents_fewest_tiles, own_rack, play_or_draw, without
 
 @dataclass(frozen=True, slots=True)
 class Reserve:
-    """How many tiles the bot keeps back, by how close the others are to going out."""
+    """What the bot keeps back, while nobody is close to going out."""
 
-    most: int = 2  # the most tiles kept back at once
+    jokers: bool = True  # keep jokers on the rack while a play without them exists
+    most: int = 0  # other tiles kept back at once, each still playable later
     danger: int = 4  # an opponent with this many tiles or fewer may go out soon: keep nothing
     low_pool: int = 2  # with this few tiles left to draw, holding back saves nothing
-    jokers_only: bool = True  # keep back only jokers
 
-    def allowed(self, view: PlayerView) -> int:
-        if view.pool_size <= self.low_pool or opponents_fewest_tiles(view) <= self.danger:
-            return 0
-        return self.most
+    def safe(self, view: PlayerView) -> bool:
+        return view.pool_size > self.low_pool and opponents_fewest_tiles(view) > self.danger
 
 
 class HardBot:
@@ -60,14 +58,16 @@ class HardBot:
         rack = own_rack(view)
         melded = view.melded[view.seat]
         best = solve(rack, view.table, rules=view.rules, initial_meld_done=melded)
-        if best is None or len(best.placed) == len(rack):
+        if best is None or len(best.placed) == len(rack) or not self.reserve.safe(view):
             return best
-        allowed = self.reserve.allowed(view)
-        if not allowed:
-            return best
-        return hold_back(
-            rack, view.table, best, view.rules, melded=melded, most=allowed, jokers_only=self.reserve.jokers_only
-        )
+        if self.reserve.jokers and any(tile.is_joker for tile in best.placed):
+            plain = [tile for tile in rack if not tile.is_joker]
+            without_jokers = solve(plain, view.table, rules=view.rules, initial_meld_done=melded)
+            if without_jokers is not None:
+                best, rack = without_jokers, plain
+        if self.reserve.most:
+            best = hold_back(rack, view.table, best, view.rules, melded=melded, most=self.reserve.most)
+        return best
 
 
 def hold_back(
@@ -78,7 +78,6 @@ def hold_back(
     *,
     melded: bool,
     most: int,
-    jokers_only: bool = False,
 ) -> Solution:
     """``best`` less up to ``most`` of its tiles, each of which can still be
     played alone on the table that is left, and without placing fewer of the rest.
@@ -88,8 +87,7 @@ def hold_back(
     """
     held: list[Tile] = []
     current = best
-    keepable = {tile for tile in best.placed if tile.is_joker or not jokers_only}
-    for tile in sorted(keepable, key=lambda tile: (not tile.is_joker, -tile.number)):
+    for tile in sorted(set(best.placed), key=lambda tile: (not tile.is_joker, -tile.number)):
         if len(held) >= most:
             break
         for _ in range(best.placed.count(tile)):
