@@ -236,7 +236,7 @@ class Hub:
                 raise RoomError("not_host", "only the host can start a game")
             if isinstance(message, Rematch) and room.status != "finished":
                 raise RoomError("game_not_over", "a rematch starts once the game is over")
-            await self._start_game(room, message.id)
+            await self._start_game(room, message.id, member)
         elif isinstance(message, PlayTable | DrawTile | PassTurn):
             seat = self._seat_of(member, room)
             at = self.clock()
@@ -417,9 +417,9 @@ class Hub:
 
     async def _maybe_auto_start(self, room: Room) -> None:
         if room.options.auto_start and room.status == "open" and room.free_seat() is None:
-            await self._start_game(room, None)
+            await self._start_game(room, None, None)
 
-    async def _start_game(self, room: Room, reply_to: RequestId | None) -> None:
+    async def _start_game(self, room: Room, reply_to: RequestId | None, starter: Member | None) -> None:
         room.check_can_start()
         previous = (room.game, room.game_id, room.games_played, room.status)
         now = self.clock()
@@ -438,7 +438,7 @@ class Hub:
             room.seq -= 1
             raise
         self._broadcast_room(room)
-        self._broadcast_game(room, GameEventInfo(kind="start", seat=None), reply_to=reply_to, replier=None)
+        self._broadcast_game(room, GameEventInfo(kind="start", seat=None), reply_to=reply_to, replier=starter)
         self._schedule(room)
 
     async def _save_room(self, room: Room) -> None:
