@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from tilerummy import GameRecord, Rules, best_opening, parse_tiles
 from tilerummy.bots import LEVELS
@@ -287,3 +289,68 @@ def test_a_killed_server_loses_nothing_it_acknowledged(database: str, tmp_path: 
         assert after["game"]["deadline"] > after["now"] - 1
     finally:
         server.stop()
+
+
+def test_the_server_survives_malformed_and_hostile_messages(server: ServerProcess) -> None:
+    with connect(server.ws_url).__enter__() as early:
+        early.send(json.dumps({"type": "create_room", "id": 1, "seats": [PERSON, PERSON]}))
+        assert json.loads(early.recv(timeout=10))["reason"] == "hello_first"
+    mallory = Client(server, "Mallory")
+    mallory.connection.send(b"\x00\xff binary")
+    assert mallory.next_message()["reason"] == "bad_message"
+    for text in ["", "null", "{", '{"type": 5}', '{"type": "play", "sets": [[1]]}', "[" * 3000]:
+        mallory.connection.send(text)
+        reply = mallory.next_message()
+        assert reply["type"] == "error" and reply["reason"] == "bad_message", (text, reply)
+        assert "Traceback" not in reply["detail"] and "\n" not in reply["detail"]
+    mallory.connection.send(json.dumps({"type": "chat", "text": "x" * 20000}))
+    assert mallory.next_message()["reason"] == "too_large"
+    refusals: list[tuple[Message, str]] = [
+        ({"type": "draw"}, "not_in_room"),
+        ({"type": "join_room", "code": "NOPE"}, "no_such_room"),
+        ({"type": "create_room", "seats": [PERSON]}, "bad_message"),
+        ({"type": "create_room", "seats": [PERSON, bot("nobody")]}, "bad_request"),
+        ({"type": "create_room", "seats": [PERSON] * 2, "rules": {"preset": "chess"}}, "bad_rules"),
+        ({"type": "hello", "protocol": 99, "name": "Eve"}, "protocol_version"),
+    ]
+    for request, reason in refusals:
+        reply = mallory.request(request)
+        assert (reply["type"], reply["reason"]) == ("error", reason), reply
+    # A flood: the burst passes, the rest is refused, the connection stays usable.
+    for _ in range(60):
+        mallory.send({"type": "ping"})
+    replies = [mallory.next_message() for _ in range(60)]
+    assert {reply["type"] for reply in replies} == {"pong", "error"}
+    assert {reply["reason"] for reply in replies if reply["type"] == "error"} == {"rate_limited"}
+    time.sleep(1)
+    assert mallory.request({"type": "ping"})["type"] == "pong"
+
+    # Far over the size limit, the connection is closed; the server carries on.
+    brute = Client(server, "Brute")
+    brute.connection.send("x" * 200_000)
+    with pytest.raises(ConnectionClosed) as closed:
+        brute.next_message(timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    newcomer = Client(server, "Newcomer")
+    newcomer.create([PERSON, bot(LEVELS[0])])
+    assert newcomer.request({"type": "chat", "text": "hello, room"})["type"] == "chat"
+    assert server.get("/healthz") == {"status": "ok"}
+    status, body = server.get_status("/api/nothing-here")
+    assert status == 404 and body["error"] == "not_found"
+
+
+def test_chat_is_limited_and_the_host_can_mute(server: ServerProcess) -> None:
+    ana, bruno = Client(server, "Ana"), Client(server, "Bruno")
+    ana.create([PERSON, PERSON])
+    bruno.join(ana.code or "")
+    line = bruno.request({"type": "chat", "text": "  good   luck  "})
+    assert (line["name"], line["seat"], line["text"]) == ("Bruno", 1, "good luck")
+    assert ana.wait_for(lambda m: m["type"] == "chat")["text"] == "good luck"
+    assert bruno.request({"type": "mute", "name": "Ana"})["reason"] == "not_host"
+    muted = ana.request({"type": "mute", "name": "Bruno"})
+    assert muted["type"] == "room" and muted["room"]["muted"] == ["Bruno"]
+    assert bruno.request({"type": "chat", "text": "hey"})["reason"] == "muted"
+    ana.request({"type": "mute", "name": "Bruno", "muted": False})
+    replies = [bruno.request({"type": "chat", "text": f"line {n}"}) for n in range(4)]
+    assert [reply["type"] for reply in replies].count("error") >= 1
+    assert server.get("/api/lobby")["rooms"][0]["code"] == ana.code

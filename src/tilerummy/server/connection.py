@@ -104,7 +104,7 @@ class Connection:
         try:
             parsed = parse_client_message(text)
         except BadMessage as error:
-            self._refuse("bad_message", str(error))
+            self.send(Error(reason="bad_message", detail=str(error), reply_to=error.request_id).model_dump_json())
             return
         try:
             await self.hub.handle(self.member, parsed)

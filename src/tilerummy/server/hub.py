@@ -260,7 +260,7 @@ class Hub:
             else:
                 room.muted.discard(message.name)
             await self._save_room(room)
-            self._broadcast_room(room)
+            self._broadcast_room(room, replier=member, reply_to=message.id)
 
     def _room_of(self, member: Member) -> Room:
         if member.room is None:
@@ -620,7 +620,10 @@ class Hub:
         room.chat.append(line)
         encoded = line.model_dump_json()
         for other in self._runtime[room.code].members:
-            other.outbox.send(encoded)
+            if other is member:
+                other.send(line.model_copy(update={"reply_to": message.id}))
+            else:
+                other.outbox.send(encoded)
 
     # --- Telling people --------------------------------------------------------
 
@@ -638,10 +641,20 @@ class Hub:
         if room.live is not None and room.game is not None and room.live.moves == len(room.game.actions):
             member.send(room.live)
 
-    def _broadcast_room(self, room: Room, *, but: Member | None = None) -> None:
-        text = RoomUpdate(seq=room.seq, room=room.state(self.clock())).model_dump_json()
+    def _broadcast_room(
+        self,
+        room: Room,
+        *,
+        but: Member | None = None,
+        replier: Member | None = None,
+        reply_to: RequestId | None = None,
+    ) -> None:
+        update = RoomUpdate(seq=room.seq, room=room.state(self.clock()))
+        text = update.model_dump_json()
         for member in self._runtime[room.code].members:
-            if member is not but:
+            if member is replier:
+                member.send(update.model_copy(update={"reply_to": reply_to}))
+            elif member is not but:
                 member.outbox.send(text)
 
     def _broadcast_game(

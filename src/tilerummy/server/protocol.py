@@ -201,7 +201,12 @@ _CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
 class BadMessage(ValueError):
-    """A client message that is not JSON or not one of the protocol's messages."""
+    """A client message that is not JSON or not one of the protocol's messages;
+    ``request_id`` is its id when it could be read, for the reply."""
+
+    def __init__(self, detail: str, request_id: int | str | None = None) -> None:
+        super().__init__(detail)
+        self.request_id = request_id
 
 
 def parse_client_message(text: str | bytes) -> ClientMessage:
@@ -217,22 +222,22 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         raise BadMessage("a message is a JSON object with a type")
     if "type" not in data:
         raise BadMessage("a message needs a type")
+    request_id = data.get("id")
+    if isinstance(request_id, bool) or not isinstance(request_id, int | str):
+        request_id = None
     try:
         return _CLIENT_ADAPTER.validate_python(data)
     except ValidationError as error:
-        raise BadMessage(_first_error(error)) from None
+        raise BadMessage(_first_error(error), request_id) from None
 
 
 def _first_error(error: ValidationError) -> str:
     first = error.errors(include_url=False)[0]
-    location = ".".join(str(part) for part in first["loc"])
-    message = first["msg"]
     if first["type"] == "union_tag_invalid":
-        return (
-            f"unknown message type {first.get('input', {}).get('type')!r}"
-            if isinstance(first.get("input"), dict)
-            else message
-        )
+        return f"unknown message type {first['input'].get('type')!r}"
+    # The first part of the location is the message type, which the client knows.
+    location = ".".join(str(part) for part in first["loc"][1:])
+    message = first["msg"].removeprefix("Value error, ")
     return f"{location}: {message}" if location else message
 
 
@@ -323,7 +328,9 @@ class Joined(_Reply):
     host: bool
 
 
-class ChatLine(_Model):
+class ChatLine(_Reply):
+    """A chat line, sent to everyone in the room (the sender's copy answers its request)."""
+
     type: Literal["chat"] = "chat"
     name: str
     seat: int | None
@@ -342,7 +349,7 @@ class Snapshot(_Reply):
     chat: list[ChatLine]
 
 
-class RoomUpdate(_Model):
+class RoomUpdate(_Reply):
     """The room changed: a seat was taken, someone left or came back, a game began."""
 
     type: Literal["room"] = "room"
