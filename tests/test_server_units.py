@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
+from pydantic import TypeAdapter
 
 from tilerummy import Draw, Game, GameRecord, Play, Rules, Timeout
 from tilerummy.bots import LEVELS
@@ -21,6 +23,7 @@ from tilerummy.server.protocol import (
     PlayTable,
     RoomOptions,
     SeatSpec,
+    ServerMessage,
     json_schema,
     parse_client_message,
 )
@@ -211,3 +214,21 @@ def test_an_unopenable_database_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("")
     with pytest.raises(ValueError, match="cannot open the database"):
         SqliteStore(tmp_path / "file" / "db.sqlite3")
+
+
+def test_every_example_in_the_protocol_doc_is_a_valid_message() -> None:
+    text = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```json (client|server)\n(.*?)```", text, flags=re.DOTALL)
+    server_adapter: TypeAdapter[object] = TypeAdapter(ServerMessage)
+    kinds: dict[str, set[str]] = {"client": set(), "server": set()}
+    for direction, body in blocks:
+        data = json.loads(body)
+        if direction == "client":
+            parse_client_message(body)
+        else:
+            server_adapter.validate_python(data)
+        kinds[direction].add(data["type"])
+    schema = json_schema()["$defs"]
+    for direction, union in (("client", "ClientMessage"), ("server", "ServerMessage")):
+        mapping = schema[union]["discriminator"]["mapping"]
+        assert kinds[direction] == set(mapping), f"{direction} messages without an example"

@@ -29,7 +29,7 @@ def due_timeouts(game: Game, now: float) -> list[Timeout]:
     >>> from tilerummy import Rules
     >>> game = Game.new(2, rules=Rules(turn_seconds=10), seed=1, started_at=0)
     >>> [(timeout.seat, timeout.at) for timeout in due_timeouts(game, 25)]
-    [(0, 10), (1, 20)]
+    [(1, 10), (0, 20)]
     """
     applied: list[Timeout] = []
     while not game.is_over:
