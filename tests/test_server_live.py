@@ -47,6 +47,17 @@ def my_turn(message: Message, client: Client) -> bool:
     )
 
 
+def check_sequence_numbers(messages: list[Message]) -> None:
+    """After each snapshot, every room and game message takes the next number."""
+    last: int | None = None
+    for message in messages:
+        if message["type"] == "snapshot":
+            last = message["seq"]
+        elif message["type"] in ("room", "game"):
+            assert last is not None and message["seq"] == last + 1, (last, message)
+            last = message["seq"]
+
+
 def check_nothing_hidden_seen(messages: list[Message], seat: int | None, record: GameRecord) -> int:
     """Every message a client received shows no tile it may not see: no rack but its
     own (exactly its own, move by move), no pool, no deal, no seed. Returns the racks checked."""
@@ -133,6 +144,8 @@ def test_a_full_game_between_a_person_and_bots(server: ServerProcess, tmp_path: 
     assert replayed.returncode == 0 and report["ok"] and report["result_matches_record"], replayed.stdout
     assert report["result"]["scores"] == state["result"]["scores"]
 
+    check_sequence_numbers(ana.received)
+    check_sequence_numbers(watcher.received)
     record = GameRecord.from_dict(record_json)
     assert check_nothing_hidden_seen(ana.received, ana.seat, record) > 10
     assert check_nothing_hidden_seen(watcher.received, None, record) == 0
@@ -143,6 +156,23 @@ def test_a_full_game_between_a_person_and_bots(server: ServerProcess, tmp_path: 
     assert rematch["type"] == "game" and rematch["game"]["game_id"] != game_id
 
 
+def test_quick_match_pairs_two_people_and_starts(server: ServerProcess) -> None:
+    ana, bruno = Client(server, "Ana"), Client(server, "Bruno")
+    opened = ana.request({"type": "quick_match"})
+    assert opened["type"] == "joined" and opened["host"]
+    lobby = server.get("/api/lobby")["rooms"]
+    assert [(room["code"], room["free_seats"]) for room in lobby] == [(opened["code"], 1)]
+    joined = bruno.request({"type": "quick_match"})
+    assert joined["code"] == opened["code"] and joined["seat"] != opened["seat"]
+    for client in (ana, bruno):
+        start = client.wait_for(lambda m: m["type"] == "game")
+        assert start["event"]["kind"] == "start" and len(start["game"]["rack"]) == 14
+    assert server.get("/api/lobby")["rooms"][0]["status"] == "playing"
+    assert server.get(f"/api/rooms/{opened['code'].lower()}")["status"] == "playing"
+    check_sequence_numbers(ana.received)
+    check_sequence_numbers(bruno.received)
+
+
 def test_every_bot_level_plays_on_the_server(server: ServerProcess) -> None:
     levels = list(LEVELS)
     for start in range(0, len(levels), 5):
@@ -150,15 +180,17 @@ def test_every_bot_level_plays_on_the_server(server: ServerProcess) -> None:
         host = Client(server, "Host")
         preset = "six-player" if len(chunk) + 1 > 4 else "standard"
         host.create([PERSON, *[bot(level) for level in chunk]], rules={"preset": preset})
-        host.request({"type": "start_game"})
+        message = host.request({"type": "start_game"})
         played: set[int] = set()
-        while len(played) < len(chunk):
-            message = host.wait_for(lambda m: m["type"] == "game")
+        while True:
             event = message["event"]
             if event["seat"] is not None and event["seat"] != host.seat:
                 played.add(event["seat"])
+            if len(played) == len(chunk):
+                break
             if my_turn(message, host):
                 host.send({"type": "draw"})
+            message = host.wait_for(lambda m: m["type"] == "game")
         host.close()
 
 

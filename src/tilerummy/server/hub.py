@@ -2,7 +2,9 @@
 
 Everything that changes a room happens under that room's lock and in this
 order: the engine checks and applies it, the store writes it, then everyone
-in the room is told (with the next sequence number). A refused action
+in the room is told. Each ``room`` and ``game`` message takes the room's
+next sequence number, so a client that sees one skipped knows it missed
+something. A refused action
 changes nothing and only its sender hears of it.
 """
 
@@ -347,8 +349,9 @@ class Hub:
                     reply_to=reply_to,
                 )
             )
-            self._send_snapshot(member, room, None)
+            # The others hear of the newcomer first, so the snapshot holds the newest number.
             self._broadcast_room(room, but=member)
+            self._send_snapshot(member, room, None)
             await self._maybe_auto_start(room)
 
     async def quick_match(self, member: Member, reply_to: RequestId | None) -> None:
@@ -425,7 +428,6 @@ class Hub:
         now = self.clock()
         header = room.start_game(secrets.randbelow(2**63), now)
         assert room.game_id is not None
-        room.seq += 1
         try:
             await self._write(
                 Change(
@@ -435,14 +437,13 @@ class Hub:
             )
         except StoreError:
             room.game, room.game_id, room.games_played, room.status = previous
-            room.seq -= 1
             raise
         self._broadcast_room(room)
+        room.seq += 1
         self._broadcast_game(room, GameEventInfo(kind="start", seat=None), reply_to=reply_to, replier=starter)
         self._schedule(room)
 
     async def _save_room(self, room: Room) -> None:
-        room.seq += 1
         await self._write(Change(room=(room.code, room.status, room.to_data(), self.clock())))
 
     # --- Play ----------------------------------------------------------------
@@ -649,6 +650,7 @@ class Hub:
         replier: Member | None = None,
         reply_to: RequestId | None = None,
     ) -> None:
+        room.seq += 1
         update = RoomUpdate(seq=room.seq, room=room.state(self.clock()))
         text = update.model_dump_json()
         for member in self._runtime[room.code].members:
