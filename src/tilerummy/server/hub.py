@@ -127,6 +127,9 @@ class Hub:
         self._runtime: dict[str, _RoomRuntime] = {}
         # One writer thread keeps writes in order and off the event loop.
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+        # The engine may think for tens of milliseconds (the -200 rule looks for an
+        # initial meld in every unmelded rack): in threads, the loop keeps serving other rooms.
+        self._engine = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engine")
         self._tasks: set[asyncio.Task[None]] = set()
 
     # --- Life cycle ----------------------------------------------------------
@@ -168,6 +171,7 @@ class Hub:
         for task in list(self._tasks):
             task.cancel()
         self._writer.shutdown(wait=True)
+        self._engine.shutdown(wait=True)
         self.bots.close()
 
     async def _read(self, reader: Callable[[], _T]) -> _T:
@@ -221,7 +225,9 @@ class Hub:
             elif isinstance(message, LeaveRoom):
                 await self.leave(member, explicit=True, reply_to=message.id)
             elif isinstance(message, Resync):
-                self._send_snapshot(member, self._room_of(member), message.id)
+                room = self._room_of(member)
+                async with room.lock:
+                    self._send_snapshot(member, room, message.id)
             else:
                 room = self._room_of(member)
                 async with room.lock:
@@ -462,7 +468,7 @@ class Hub:
         assert game is not None
         before_rack = len(game.rack(action.seat))
         try:
-            game.apply(action)
+            await asyncio.get_running_loop().run_in_executor(self._engine, game.apply, action)
         except IllegalAction as error:
             if member is not None:
                 member.send(_error(error.reason, error.detail, reply_to))
@@ -568,12 +574,18 @@ class Hub:
         game = room.game
         assert game is not None
         await asyncio.sleep(room.options.bot_delay)
-        seat = game.turn
+        async with room.lock:
+            # Read under the lock: an action may be under way in an engine thread.
+            if room.game is not game or len(game.actions) != moves:
+                return
+            seat = game.turn
+            view = game.view(seat)
+            deadline = game.deadline
         budget = self.bot_budget
-        if game.deadline is not None:
-            budget = min(budget, game.deadline - self.clock() - BOT_MARGIN_SECONDS)
+        if deadline is not None:
+            budget = min(budget, deadline - self.clock() - BOT_MARGIN_SECONDS)
         seed = ((game.deal.seed or 0) + moves) % 2**63
-        chosen = await self.bots.choose(level, seed, game.view(seat), budget)
+        chosen = await self.bots.choose(level, seed, view, budget)
         async with room.lock:
             if room.game is not game or len(game.actions) != moves:
                 return
