@@ -208,6 +208,8 @@ def serve(host: str, port: int, settings: Settings) -> None:
         port=port,
         # Frames a little over the limit get a clear error from the server; far over, the connection closes.
         ws_max_size=settings.limits.max_message_bytes * 4,
+        # Messages are small: compressing them costs more CPU than the bytes are worth.
+        ws_per_message_deflate=False,
         log_level="warning",
         lifespan="on",
     )
