@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -98,8 +99,8 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
 
 def test_a_full_game_between_a_person_and_bots(server: ServerProcess, tmp_path: Path) -> None:
     ana = Client(server, "Ana")
-    ana.create([PERSON, *[bot(level) for level in LEVELS[:3]]], rules={"preset": "standard"})
-    assert ana.seat == 0
+    created = ana.create([PERSON, *[bot(level) for level in LEVELS[:3]]], rules={"preset": "standard"})
+    assert ana.seat == 0 and created["invite"] == f"{server.url}/r/{ana.code}"
     watcher = Client(server, "Watcher")
     watcher.join(ana.code or "", role="spectator")
     assert watcher.request({"type": "start_game"})["reason"] == "not_host"
@@ -154,6 +155,17 @@ def test_a_full_game_between_a_person_and_bots(server: ServerProcess, tmp_path: 
 
     rematch = ana.request({"type": "rematch"})
     assert rematch["type"] == "game" and rematch["game"]["game_id"] != game_id
+
+
+def test_bots_play_a_whole_game_while_the_host_watches(server: ServerProcess) -> None:
+    host = Client(server, "Host")
+    joined = host.create([bot(LEVELS[-1]), bot(LEVELS[0])], rules={"preset": "casual"})
+    assert (joined["role"], joined["seat"], joined["host"]) == ("spectator", None, True)
+    host.request({"type": "start_game"})
+    final = host.wait_for(lambda m: m["type"] == "game" and m["game"]["result"] is not None, timeout=60)
+    assert final["game"]["rack"] is None and sum(final["game"]["result"]["scores"]) == 0
+    with urllib.request.urlopen(f"{server.url}/r/{host.code}", timeout=5) as page:
+        assert page.status == 200 and b"tilerummy" in page.read()
 
 
 def test_quick_match_pairs_two_people_and_starts(server: ServerProcess) -> None:

@@ -190,7 +190,8 @@ def serve(host: str, port: int, settings: Settings) -> None:
     """Run the server until it is stopped (Ctrl-C or SIGTERM)."""
     import uvicorn
 
-    shown_host = f"[{host}]" if ":" in host else host
+    # Listening on every address: the machine itself is one of them.
+    shown_host = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
     where = settings.database or str(_default_database())
     announced = Settings(
         database=settings.database,

@@ -38,7 +38,7 @@ class Connection:
             rate=self.limits.messages_per_second, burst=self.limits.message_burst, now=hub.clock()
         )
         self._strikes = 0
-        self.member = Member(outbox=self)
+        self.member = Member(outbox=self, base_url=_base_url(websocket))
 
     def send(self, text: str) -> None:
         """Queue a message; a client too far behind is disconnected rather than waited for."""
@@ -130,3 +130,12 @@ class Connection:
             if self.websocket.application_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
                     await self.websocket.close(self._close_code or 1000)
+
+
+def _base_url(websocket: WebSocket) -> str:
+    """The address the client used, as an http(s) URL; empty when the request names no host."""
+    host = websocket.headers.get("host", "")
+    if not host or any(char in host for char in "/\\ @"):
+        return ""
+    scheme = "https" if websocket.url.scheme == "wss" else "http"
+    return f"{scheme}://{host}"

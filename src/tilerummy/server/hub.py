@@ -86,6 +86,8 @@ class Member:
     """One connection's part in the server: its name, and its room and seat if any."""
 
     outbox: Outbox
+    #: The server's address as the client reached it ("http://host:port"), for invite links.
+    base_url: str = ""
     name: str | None = None
     room: Room | None = None
     seat: int | None = None
@@ -307,7 +309,7 @@ class Hub:
             member.send(
                 Joined(
                     code=room.code,
-                    invite=f"/r/{room.code}",
+                    invite=f"{member.base_url}/r/{room.code}",
                     role="player" if seat is not None else "spectator",
                     seat=seat.index if seat is not None else None,
                     token=token,
@@ -347,7 +349,7 @@ class Hub:
             member.send(
                 Joined(
                     code=room.code,
-                    invite=f"/r/{room.code}",
+                    invite=f"{member.base_url}/r/{room.code}",
                     role="player" if seat is not None else "spectator",
                     seat=seat.index if seat is not None else None,
                     token=given_token,

@@ -321,7 +321,7 @@ class Joined(_Reply):
 
     type: Literal["joined"] = "joined"
     code: str
-    invite: str
+    invite: str = Field(description="the invite link: the server's address as you reached it, then /r/CODE")
     role: Literal["player", "spectator"]
     seat: int | None
     token: str | None
