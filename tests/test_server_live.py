@@ -398,3 +398,12 @@ def test_chat_is_limited_and_the_host_can_mute(server: ServerProcess) -> None:
     replies = [bruno.request({"type": "chat", "text": f"line {n}"}) for n in range(4)]
     assert [reply["type"] for reply in replies].count("error") >= 1
     assert server.get("/api/lobby")["rooms"][0]["code"] == ana.code
+
+
+def test_a_room_left_by_everyone_before_it_starts_is_closed(server: ServerProcess) -> None:
+    ana = Client(server, "Ana")
+    codes = [ana.create([PERSON, PERSON])["code"] for _ in range(3)]
+    assert [room["code"] for room in server.get("/api/lobby")["rooms"]] == codes[-1:]
+    ana.request({"type": "leave_room"})
+    assert server.get("/api/lobby")["rooms"] == []
+    assert ana.request({"type": "join_room", "code": codes[0]})["reason"] == "no_such_room"

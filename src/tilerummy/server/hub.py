@@ -415,7 +415,8 @@ class Hub:
             else:
                 seat.connections = max(0, seat.connections - 1)
                 if seat.connections == 0:
-                    if explicit and room.status == "open":
+                    # A matchmaking room gives a seat back at once: someone else may take it.
+                    if room.status == "open" and (explicit or room.options.auto_start):
                         room.free(seat)
                         await self._save_room(room)
                     else:
@@ -424,6 +425,10 @@ class Hub:
                             self._schedule(room)
             if explicit and not quiet:
                 member.send(Left(code=room.code, reply_to=reply_to))
+            if not runtime.members and room.abandoned:
+                # Nobody is left to start it: close it now rather than in an hour.
+                await self._close_room(room)
+                return
             self._broadcast_room(room)
 
     async def _maybe_auto_start(self, room: Room) -> None:
@@ -718,9 +723,13 @@ class Hub:
             room = self.rooms[code]
             idle = runtime.idle_since is not None and now - runtime.idle_since > IDLE_ROOM_SECONDS
             if idle and room.status != "playing":
-                self._cancel_timers(runtime)
-                del self.rooms[code], self._runtime[code]
-                await self._write(Change(room=(room.code, "closed", room.to_data(), now)))
+                await self._close_room(room)
+
+    async def _close_room(self, room: Room) -> None:
+        runtime = self._runtime.pop(room.code)
+        self._cancel_timers(runtime)
+        del self.rooms[room.code]
+        await self._write(Change(room=(room.code, "closed", room.to_data(), self.clock())))
 
 
 def _members_in_order(members: Iterable[Member]) -> list[Member]:

@@ -35,6 +35,8 @@ from .protocol import (
 #: No 0/O or 1/I, so a code read aloud or copied by hand is not mistaken.
 ROOM_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CHAT_HISTORY = 50
+#: Shorter turns would let one room keep the server busy with timeouts.
+MIN_TURN_SECONDS = 1.0
 
 RoomStatus = Literal["open", "playing", "finished"]
 
@@ -143,6 +145,14 @@ class Room:
             rules.check_players(len(request.seats))
         except (RulesError, TypeError) as error:
             raise RoomError("bad_rules", str(error)) from None
+        if rules.turn_seconds is not None and rules.turn_seconds < MIN_TURN_SECONDS:
+            raise RoomError(
+                "bad_rules", f"turn_seconds={rules.turn_seconds}: at least {MIN_TURN_SECONDS:g} on the server"
+            )
+        if rules.is_match:
+            raise RoomError(
+                "bad_rules", "a room plays one round per game (target_score and rounds are not used online)"
+            )
         options = request.options.model_copy(
             update={"stand_in_level": check_level(request.options.stand_in_level, "options.stand_in_level")}
         )
@@ -176,6 +186,11 @@ class Room:
         seat.name = self.unique_name(name)
         seat.token_hash = hash_token(token)
         return seat
+
+    @property
+    def abandoned(self) -> bool:
+        """Open, and nobody holds a person seat: nobody will ever start it."""
+        return self.status == "open" and all(seat.kind == "bot" or seat.name is None for seat in self.seats)
 
     def free(self, seat: Seat) -> None:
         """Give a person seat back before the game begins."""
