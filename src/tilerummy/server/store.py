@@ -12,6 +12,7 @@ order.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -169,7 +170,8 @@ class _SqlStore:
                     )
                 connection.commit()
             except Exception as error:
-                connection.rollback()
+                with contextlib.suppress(Exception):
+                    connection.rollback()
                 raise StoreError(f"could not write to the database: {error}") from error
 
     def rooms(self, *, active_only: bool) -> list[dict[str, Any]]:
@@ -246,6 +248,8 @@ class PostgresStore(_SqlStore):
             import psycopg
         except ImportError:
             raise StoreError("PostgreSQL needs psycopg: pip install 'tilerummy[postgres]'") from None
+        self._url = url
+        self._psycopg = psycopg
         try:
             self._db = psycopg.connect(url, connect_timeout=10)
             self._setup()
@@ -253,6 +257,12 @@ class PostgresStore(_SqlStore):
             raise StoreError(f"cannot open the PostgreSQL database: {_one_line(error)}") from None
 
     def _connection(self) -> Any:
+        if self._db.broken or self._db.closed:
+            # The database restarted or the network dropped: the next write gets a new connection.
+            try:
+                self._db = self._psycopg.connect(self._url, connect_timeout=10)
+            except self._psycopg.Error as error:
+                raise StoreError(f"cannot reach the PostgreSQL database: {_one_line(error)}") from None
         return self._db
 
     def close(self) -> None:
