@@ -127,11 +127,8 @@ class Hub:
         self.bot_budget = bot_budget
         self.rooms: dict[str, Room] = {}
         self._runtime: dict[str, _RoomRuntime] = {}
-        # One writer thread keeps writes in order and off the event loop.
+        # One thread keeps writes in order and off the event loop; actions are applied there too.
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
-        # The engine may think for tens of milliseconds (the -200 rule looks for an
-        # initial meld in every unmelded rack): in threads, the loop keeps serving other rooms.
-        self._engine = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engine")
         self._tasks: set[asyncio.Task[None]] = set()
 
     # --- Life cycle ----------------------------------------------------------
@@ -173,7 +170,6 @@ class Hub:
         for task in list(self._tasks):
             task.cancel()
         self._writer.shutdown(wait=True)
-        self._engine.shutdown(wait=True)
         self.bots.close()
 
     async def _read(self, reader: Callable[[], _T]) -> _T:
@@ -439,7 +435,10 @@ class Hub:
         room.check_can_start()
         previous = (room.game, room.game_id, room.games_played, room.status)
         now = self.clock()
-        header = room.start_game(secrets.randbelow(2**63), now)
+        # Dealing looks for an initial meld in the first rack (the -200 rule): off the loop.
+        header = await asyncio.get_running_loop().run_in_executor(
+            self._writer, room.start_game, secrets.randbelow(2**63), now
+        )
         assert room.game_id is not None
         try:
             await self._write(
@@ -475,37 +474,23 @@ class Hub:
         assert game is not None
         before_rack = len(game.rack(action.seat))
         try:
-            await asyncio.get_running_loop().run_in_executor(self._engine, game.apply, action)
+            # One trip to the store's thread both applies and writes: the engine may think
+            # for milliseconds (the -200 rule looks for an initial meld in unmelded racks),
+            # and meanwhile the loop serves the other rooms.
+            await asyncio.get_running_loop().run_in_executor(self._writer, self._apply_and_store, room, action)
         except IllegalAction as error:
             if member is not None:
                 member.send(_error(error.reason, error.detail, reply_to))
             if error.reason is Reason.TIME_UP:
                 await self._apply_due_timeouts(room)
             return False
-        applied = game.actions[-1]
-        room.seq += 1
-        finished = None
-        if game.is_over:
-            assert game.result is not None
-            room.status = "finished"
-            finished = FinishedGame(room.game_id or "", game.result.to_dict(), self.clock())
-        try:
-            await self._write(
-                Change(
-                    room=(room.code, room.status, room.to_data(), self.clock()) if finished else None,
-                    actions=[NewAction(room.game_id or "", len(game.actions) - 1, room.seq, action_to_dict(applied))],
-                    finished=finished,
-                )
-            )
         except StoreError:
             log.exception("room %s: an action could not be stored; it is undone", room.code)
-            room.game = _rebuilt_without_last(game)
-            room.status = "playing"
-            room.seq -= 1
             if member is not None:
                 member.send(_error("server_error", "the server could not save this: try again", reply_to))
             self._schedule(room)
             return False
+        applied = game.actions[-1]
         after_rack = len(game.rack(action.seat))
         info = GameEventInfo(
             kind=applied.kind,
@@ -516,10 +501,41 @@ class Hub:
         )
         room.live = None
         self._broadcast_game(room, info, reply_to=reply_to, replier=member)
-        if finished:
+        if game.is_over:
             self._broadcast_room(room)
         self._schedule(room)
         return True
+
+    def _apply_and_store(self, room: Room, action: Action) -> None:
+        """In the store's thread, under the room's lock: apply, then write in one transaction.
+
+        :raises IllegalAction: the action is refused; nothing changed.
+        :raises StoreError: the write failed; the action is undone.
+        """
+        game = room.game
+        assert game is not None
+        game.apply(action)
+        room.seq += 1
+        finished = None
+        if game.is_over:
+            assert game.result is not None
+            room.status = "finished"
+            finished = FinishedGame(room.game_id or "", game.result.to_dict(), self.clock())
+        try:
+            self.store.commit(
+                Change(
+                    room=(room.code, room.status, room.to_data(), self.clock()) if finished else None,
+                    actions=[
+                        NewAction(room.game_id or "", len(game.actions) - 1, room.seq, action_to_dict(game.actions[-1]))
+                    ],
+                    finished=finished,
+                )
+            )
+        except StoreError:
+            room.game = _rebuilt_without_last(game)
+            room.status = "playing"
+            room.seq -= 1
+            raise
 
     async def _apply_due_timeouts(self, room: Room) -> None:
         """Every turn whose deadline passed ends in a timeout, at its deadline."""
