@@ -172,11 +172,22 @@ class Hub:
         self._writer.shutdown(wait=True)
         self.bots.close()
 
+    async def _run(self, work: Callable[..., _T], *args: Any) -> _T:
+        """Run store work (and the engine work that goes with it) in order.
+
+        A store whose writes are quick (SQLite, no network) is called right here:
+        a thread would cost more, as it waits for the interpreter's lock behind the
+        loop. Others (PostgreSQL) run in the store's thread, off the loop.
+        """
+        if self.store.quick:
+            return work(*args)
+        return await asyncio.get_running_loop().run_in_executor(self._writer, work, *args)
+
     async def _read(self, reader: Callable[[], _T]) -> _T:
-        return await asyncio.get_running_loop().run_in_executor(self._writer, reader)
+        return await self._run(reader)
 
     async def _write(self, change: Change) -> None:
-        await asyncio.get_running_loop().run_in_executor(self._writer, self.store.commit, change)
+        await self._run(self.store.commit, change)
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coroutine)
@@ -435,10 +446,7 @@ class Hub:
         room.check_can_start()
         previous = (room.game, room.game_id, room.games_played, room.status)
         now = self.clock()
-        # Dealing looks for an initial meld in the first rack (the -200 rule): off the loop.
-        header = await asyncio.get_running_loop().run_in_executor(
-            self._writer, room.start_game, secrets.randbelow(2**63), now
-        )
+        header = await self._run(room.start_game, secrets.randbelow(2**63), now)
         assert room.game_id is not None
         try:
             await self._write(
@@ -474,10 +482,8 @@ class Hub:
         assert game is not None
         before_rack = len(game.rack(action.seat))
         try:
-            # One trip to the store's thread both applies and writes: the engine may think
-            # for milliseconds (the -200 rule looks for an initial meld in unmelded racks),
-            # and meanwhile the loop serves the other rooms.
-            await asyncio.get_running_loop().run_in_executor(self._writer, self._apply_and_store, room, action)
+            # Applied and written together: with a slow store, in one trip to its thread.
+            await self._run(self._apply_and_store, room, action)
         except IllegalAction as error:
             if member is not None:
                 member.send(_error(error.reason, error.detail, reply_to))
@@ -507,7 +513,7 @@ class Hub:
         return True
 
     def _apply_and_store(self, room: Room, action: Action) -> None:
-        """In the store's thread, under the room's lock: apply, then write in one transaction.
+        """Under the room's lock: apply, then write in one transaction.
 
         :raises IllegalAction: the action is refused; nothing changed.
         :raises StoreError: the write failed; the action is undone.
