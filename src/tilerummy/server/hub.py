@@ -351,7 +351,11 @@ class Hub:
             elif role == "player":
                 given_token = new_token()
                 seat = room.take_seat(member.name, given_token)
-                await self._save_room(room)
+                try:
+                    await self._save_room(room)
+                except StoreError:
+                    room.free(seat)
+                    raise
             self._enter(member, room, seat, host=host)
             member.send(
                 Joined(
