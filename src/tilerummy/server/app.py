@@ -50,6 +50,7 @@ class Settings:
     bot_workers: int = 2
     limits: ServerLimits = field(default_factory=ServerLimits)
     bot_budget: float = 3.0
+    max_connections: int = 5000
     #: Printed once the server is ready, with the address to open.
     announce: str | None = None
 
@@ -198,6 +199,7 @@ def serve(host: str, port: int, settings: Settings) -> None:
         bot_workers=settings.bot_workers,
         limits=settings.limits,
         bot_budget=settings.bot_budget,
+        max_connections=settings.max_connections,
         announce=f"tilerummy {__version__} serving on http://{shown_host}:{port}/ (database: {_redact(where)})",
     )
     logging.basicConfig(
@@ -211,6 +213,8 @@ def serve(host: str, port: int, settings: Settings) -> None:
         ws_max_size=settings.limits.max_message_bytes * 4,
         # Messages are small: compressing them costs more CPU than the bytes are worth.
         ws_per_message_deflate=False,
+        # Beyond this many connections, new ones are refused (HTTP 503) rather than slowing everyone.
+        limit_concurrency=settings.max_connections,
         log_level="warning",
         lifespan="on",
     )

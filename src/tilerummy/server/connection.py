@@ -26,6 +26,8 @@ log = logging.getLogger("tilerummy.server")
 CLOSE_POLICY_VIOLATION = 1008
 CLOSE_TOO_SLOW = 1013
 
+HELLO_SECONDS = 30.0
+
 
 class Connection:
     def __init__(self, websocket: WebSocket, hub: Hub) -> None:
@@ -59,12 +61,19 @@ class Connection:
             except asyncio.QueueFull:
                 self._queue.get_nowait()
 
+    def _close_if_nameless(self) -> None:
+        if self.member.name is None:
+            self._refuse("hello_first", f"no hello within {HELLO_SECONDS:g} s")
+            self._close(CLOSE_POLICY_VIOLATION)
+
     def _refuse(self, reason: str, detail: str) -> None:
         self.send(Error(reason=reason, detail=detail).model_dump_json())
 
     async def run(self) -> None:
         await self.websocket.accept()
         writer = asyncio.ensure_future(self._write_loop())
+        # A connection that never says hello would hold its place forever.
+        hello_timer = asyncio.get_running_loop().call_later(HELLO_SECONDS, self._close_if_nameless)
         try:
             while self._close_code is None:
                 message = await self.websocket.receive()
@@ -76,6 +85,7 @@ class Connection:
         except Exception:
             log.exception("a connection failed")
         finally:
+            hello_timer.cancel()
             try:
                 await self.hub.leave(self.member, explicit=False, reply_to=None)
             except Exception:
