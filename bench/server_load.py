@@ -93,9 +93,16 @@ class Player:
             pass
 
 
-async def play_game(
-    url: str, index: int, moves: int, think: float, results: Results, ready: asyncio.Future[None]
-) -> None:
+@dataclass(frozen=True)
+class Workload:
+    games: int
+    moves: int
+    think: float
+    ramp: float
+    preset: str
+
+
+async def play_game(url: str, index: int, load: Workload, results: Results, ready: asyncio.Future[None]) -> None:
     async with connect(url, max_size=2**22) as host_socket, connect(url, max_size=2**22) as guest_socket:
         host = Player(host_socket, f"Host {index}", results)
         guest = Player(guest_socket, f"Guest {index}", results)
@@ -106,6 +113,7 @@ async def play_game(
                 {
                     "type": "create_room",
                     "seats": [{"kind": "person"}, {"kind": "person"}],
+                    "rules": {"preset": load.preset},
                     "options": {"public": False},
                 }
             )
@@ -125,10 +133,10 @@ async def play_game(
         state = started["game"]
         ready.set_result(None)
         await results.all_ready.wait()
-        for _ in range(moves):
+        for _ in range(load.moves):
             if state["result"] is not None:
                 break
-            await asyncio.sleep(random.uniform(0.5 * think, 1.5 * think))
+            await asyncio.sleep(random.uniform(0.5 * load.think, 1.5 * load.think))
             player = players[state["turn"]]
             sent = time.perf_counter()
             reply = await player.reply(await player.send({"type": "draw" if state["pool_size"] else "pass"}))
@@ -140,18 +148,16 @@ async def play_game(
         results.games_done += 1
 
 
-async def run_load(
-    url: str, games: int, moves: int, think: float, ramp: float, on_ready: Callable[[], None]
-) -> tuple[Results, float]:
+async def run_load(url: str, load: Workload, on_ready: Callable[[], None]) -> tuple[Results, float]:
     """Set every game up, then play them all at once; the time returned is the play's."""
     results = Results()
     loop = asyncio.get_running_loop()
-    readiness = [loop.create_future() for _ in range(games)]
+    readiness = [loop.create_future() for _ in range(load.games)]
 
     async def one(index: int) -> None:
-        await asyncio.sleep(index / ramp)
+        await asyncio.sleep(index / load.ramp)
         try:
-            await play_game(url, index, moves, think, results, readiness[index])
+            await play_game(url, index, load, results, readiness[index])
         except Exception as error:
             results.errors.append(f"game {index}: {type(error).__name__}: {error}")
         finally:
@@ -159,7 +165,7 @@ async def run_load(
                 readiness[index].set_result(None)
 
     setup_started = time.perf_counter()
-    tasks = [asyncio.ensure_future(one(index)) for index in range(games)]
+    tasks = [asyncio.ensure_future(one(index)) for index in range(load.games)]
     await asyncio.gather(*readiness)
     results.setup_seconds = time.perf_counter() - setup_started
     on_ready()
@@ -181,6 +187,7 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a client waits before it moves")
     parser.add_argument("--ramp", type=float, default=50.0, help="games started a second")
     parser.add_argument("--seed", type=int, default=1, help="seed of the think times")
+    parser.add_argument("--rules", default="standard", metavar="PRESET", help="the games' rules preset")
     args = parser.parse_args()
     if args.games < 1 or args.moves < 1 or args.think < 0 or args.ramp <= 0:
         parser.error("--games and --moves are 1 or more, --think 0 or more, --ramp more than 0")
@@ -219,7 +226,8 @@ def main() -> int:
                 before["client"] = time.process_time()
 
             url = f"ws://127.0.0.1:{port}/ws"
-            results, wall = asyncio.run(run_load(url, args.games, args.moves, args.think, args.ramp, mark))
+            load = Workload(args.games, args.moves, args.think, args.ramp, args.rules)
+            results, wall = asyncio.run(run_load(url, load, mark))
             server_cpu = cpu_seconds(server.pid) - before["server"]
             client_cpu = time.process_time() - before["client"]
             memory = resident_mib(server.pid)
@@ -232,7 +240,7 @@ def main() -> int:
     actions = len(latencies_ms)
     print(
         f"server_load: {args.games} games ({2 * args.games} clients), {args.moves} moves each, "
-        f"think {args.think:g} s; set up in {results.setup_seconds:.1f} s; "
+        f"think {args.think:g} s, rules {args.rules}; set up in {results.setup_seconds:.1f} s; "
         f"then {actions} actions in {wall:.1f} s ({actions / wall:.0f} actions/s)"
     )
     if latencies_ms:
