@@ -18,6 +18,7 @@ from websockets.sync.client import connect
 
 from tilerummy import GameRecord, Rules, best_opening, parse_tiles
 from tilerummy.bots import LEVELS
+from tilerummy.server.protocol import json_schema
 
 from .serverkit import Client, Message, ServerProcess, running_server
 
@@ -379,6 +380,7 @@ def test_the_server_survives_malformed_and_hostile_messages(server: ServerProces
     newcomer.create([PERSON, bot(LEVELS[0])])
     assert newcomer.request({"type": "chat", "text": "hello, room"})["type"] == "chat"
     assert server.get("/healthz") == {"status": "ok"}
+    assert server.get("/protocol.schema.json") == json_schema()
     status, body = server.get_status("/api/nothing-here")
     assert status == 404 and body["error"] == "not_found"
 
