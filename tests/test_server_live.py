@@ -165,8 +165,9 @@ def test_bots_play_a_whole_game_while_the_host_watches(server: ServerProcess) ->
     host.request({"type": "start_game"})
     final = host.wait_for(lambda m: m["type"] == "game" and m["game"]["result"] is not None, timeout=60)
     assert final["game"]["rack"] is None and sum(final["game"]["result"]["scores"]) == 0
-    with urllib.request.urlopen(f"{server.url}/r/{host.code}", timeout=5) as page:
-        assert page.status == 200 and b"tilerummy" in page.read()
+    for path in (f"/r/{host.code}", "/static/index.html"):
+        with urllib.request.urlopen(f"{server.url}{path}", timeout=5) as page:
+            assert page.status == 200 and b"tilerummy" in page.read()
 
 
 def test_quick_match_pairs_two_people_and_starts(server: ServerProcess) -> None:

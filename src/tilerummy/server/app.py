@@ -10,6 +10,7 @@ Routes (the browser client will be served under ``/``):
 - ``GET /api/games/{game_id}/record``: a finished game's record (``tilerummy replay`` reads it)
 - ``WS /ws``: the game protocol (``docs/protocol.md``)
 - ``GET /`` and ``GET /r/{code}`` (an invite link): the page for browsers
+- ``GET /static/...``: the browser client's files
 """
 
 from __future__ import annotations
@@ -21,13 +22,13 @@ import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from .. import __version__
@@ -36,7 +37,7 @@ from .connection import Connection
 from .hub import Hub
 from .limits import ServerLimits
 from .protocol import PROTOCOL_VERSION, json_schema
-from .store import Store, open_store
+from .store import Store, default_database_path, open_store
 
 log = logging.getLogger("tilerummy.server")
 
@@ -149,6 +150,8 @@ ROUTES = [
     WebSocketRoute("/ws", websocket_endpoint),
     Route("/", page),
     Route("/r/{code}", page),
+    # The browser client's files, shipped in the package.
+    Mount("/static", StaticFiles(packages=[("tilerummy.server", "static")]), name="static"),
 ]
 
 
@@ -193,7 +196,7 @@ def serve(host: str, port: int, settings: Settings) -> None:
 
     # Listening on every address: the machine itself is one of them.
     shown_host = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
-    where = settings.database or str(_default_database())
+    where = settings.database or str(default_database_path())
     announced = Settings(
         database=settings.database,
         bot_workers=settings.bot_workers,
@@ -218,12 +221,6 @@ def serve(host: str, port: int, settings: Settings) -> None:
         log_level="warning",
         lifespan="on",
     )
-
-
-def _default_database() -> Any:
-    from .store import default_database_path
-
-    return default_database_path()
 
 
 def _redact(where: str) -> str:

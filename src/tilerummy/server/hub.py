@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -709,7 +709,7 @@ class Hub:
     ) -> None:
         now = self.clock()
         by_seat: dict[int | None, GameEvent] = {}
-        for member in _members_in_order(self._runtime[room.code].members):
+        for member in self._runtime[room.code].members:
             event = by_seat.get(member.seat)
             if event is None:
                 state = room.game_state(member.seat)
@@ -756,10 +756,6 @@ class Hub:
         self._cancel_timers(runtime)
         del self.rooms[room.code]
         await self._write(Change(room=(room.code, "closed", room.to_data(), self.clock())))
-
-
-def _members_in_order(members: Iterable[Member]) -> list[Member]:
-    return list(members)
 
 
 def _table_text(sets: list[list[str]]) -> str:
