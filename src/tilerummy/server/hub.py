@@ -608,7 +608,7 @@ class Hub:
         assert game is not None
         await asyncio.sleep(room.options.bot_delay)
         async with room.lock:
-            # Read under the lock: an action may be under way in an engine thread.
+            # Read under the lock: an action may be under way in the store's thread.
             if room.game is not game or len(game.actions) != moves:
                 return
             seat = game.turn
