@@ -96,13 +96,7 @@ class Connection:
             writer.cancel()
 
     async def _read(self, message: MutableMapping[str, Any]) -> None:
-        text = message.get("text")
-        if text is None:
-            self._refuse("bad_message", "send text frames holding JSON, not binary ones")
-            return
-        if len(text) > self.limits.max_message_bytes or len(text.encode()) > self.limits.max_message_bytes:
-            self._refuse("too_large", f"a message has at most {self.limits.max_message_bytes} bytes")
-            return
+        # Every frame counts against the rate, even one refused for its form.
         if not self._bucket.allow(self.hub.clock()):
             self._strikes += 1
             if self._strikes >= self.limits.max_strikes:
@@ -111,6 +105,13 @@ class Connection:
                 self._refuse("rate_limited", f"at most {self.limits.messages_per_second:g} messages a second")
             return
         self._strikes = 0
+        text = message.get("text")
+        if text is None:
+            self._refuse("bad_message", "send text frames holding JSON, not binary ones")
+            return
+        if len(text) > self.limits.max_message_bytes or len(text.encode()) > self.limits.max_message_bytes:
+            self._refuse("too_large", f"a message has at most {self.limits.max_message_bytes} bytes")
+            return
         try:
             parsed = parse_client_message(text)
         except BadMessage as error:
