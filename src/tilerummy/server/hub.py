@@ -707,18 +707,20 @@ class Hub:
     def _broadcast_game(
         self, room: Room, info: GameEventInfo, *, reply_to: RequestId | None, replier: Member | None
     ) -> None:
+        """Each member gets the event with their own seat's view (encoded once per seat)."""
         now = self.clock()
-        by_seat: dict[int | None, GameEvent] = {}
+        by_seat: dict[int | None, tuple[GameEvent, str]] = {}
         for member in self._runtime[room.code].members:
-            event = by_seat.get(member.seat)
-            if event is None:
+            encoded = by_seat.get(member.seat)
+            if encoded is None:
                 state = room.game_state(member.seat)
                 assert state is not None
-                event = by_seat[member.seat] = GameEvent(seq=room.seq, now=now, event=info, game=state)
+                event = GameEvent(seq=room.seq, now=now, event=info, game=state)
+                encoded = by_seat[member.seat] = (event, event.model_dump_json())
             if member is replier:
-                member.send(event.model_copy(update={"reply_to": reply_to}))
+                member.send(encoded[0].model_copy(update={"reply_to": reply_to}))
             else:
-                member.send(event)
+                member.outbox.send(encoded[1])
 
     # --- Lobby -----------------------------------------------------------------
 
