@@ -217,6 +217,14 @@ def test_a_player_reconnects_mid_turn_and_carries_on(server: ServerProcess) -> N
     turn = started if my_turn(started, ana) else ana.wait_for(lambda m: my_turn(m, ana))
     rack = turn["game"]["rack"]
     shown = [[rack[0]]]
+    unheld = next(
+        f"{colour}{number}" for colour in "RBYK" for number in range(1, 14) if f"{colour}{number}" not in rack
+    )
+    refused = ana.request({"type": "live_table", "sets": [[unheld]]})
+    assert (refused["reason"], refused["detail"]) == (
+        "not_in_rack",
+        f"{unheld} is neither on the table nor in your rack",
+    )
     ana.send({"type": "live_table", "sets": shown})
     live = watcher.wait_for(lambda m: m["type"] == "live_table")
     assert (live["seat"], live["sets"]) == (ana.seat, shown)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import Counter
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from ..errors import IllegalAction, Reason
 from ..game import Action, Draw, Game, Pass, Play, Timeout
 from ..melds import Token
 from ..records import GameRecord
+from ..tiles import Tile
 from .botpool import BotPool
 from .clock import Clock, wall_clock
 from .limits import ServerLimits, TokenBucket
@@ -640,12 +642,18 @@ class Hub:
         assert game is not None
         if game.turn != seat:
             raise RoomError(Reason.NOT_YOUR_TURN.value, "only the player whose turn it is shows a live table")
+        shown: Counter[Tile] = Counter()
         for tiles in message.sets:
             for text in tiles:
                 try:
-                    Token.parse(text)
+                    shown[Token.parse(text).tile] += 1
                 except ValueError:
                     raise RoomError("bad_tile", f"{text!r} is not a tile") from None
+        # Only tiles the player could really lay out: what is on the table and in their rack.
+        unheld = shown - game.table.tiles() - Counter(game.rack_tiles(seat))
+        if unheld:
+            tile = min(unheld)
+            raise RoomError(Reason.NOT_IN_RACK.value, f"{tile} is neither on the table nor in your rack")
         room.live = LiveTableUpdate(seat=seat, moves=len(game.actions), sets=message.sets)
         text = room.live.model_dump_json()
         for other in self._runtime[room.code].members:
