@@ -1,0 +1,237 @@
+"""The ASGI application: its routes, and ``serve`` to run it with uvicorn.
+
+Starlette rather than FastAPI: the play goes over one WebSocket and the HTTP
+routes are few, so FastAPI's request validation and OpenAPI pages would
+only add weight; the messages are typed with pydantic directly.
+
+Routes (the browser client will be served under ``/``):
+
+- ``GET /healthz``: ``{"status": "ok"}``
+- ``GET /protocol.schema.json``: the JSON Schema of every WebSocket message
+- ``GET /api/lobby``: the public rooms
+- ``GET /api/rooms/{code}``: a room
+- ``GET /api/rooms/{code}/games``: the games played in a room
+- ``GET /api/games/{game_id}/record``: a finished game's record (``tilerummy replay`` reads it)
+- ``WS /ws``: the game protocol (``docs/protocol.md``)
+- ``GET /`` and ``GET /r/{code}`` (an invite link): the page for browsers
+- ``GET /static/...``: the browser client's files
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from importlib import resources
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
+
+from .. import __version__
+from .botpool import BotPool
+from .connection import Connection
+from .hub import Hub
+from .limits import ServerLimits
+from .protocol import PROTOCOL_VERSION, json_schema
+from .store import Store, default_database_path, open_store
+
+log = logging.getLogger("tilerummy.server")
+
+#: How often rooms nobody is in are looked for.
+SWEEP_SECONDS = 300
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    database: str | None = None
+    bot_workers: int = 2
+    limits: ServerLimits = field(default_factory=ServerLimits)
+    bot_budget: float = 3.0
+    max_connections: int = 5000
+    #: Printed once the server is ready, with the address to open.
+    announce: str | None = None
+
+
+def _hub(request: Request | WebSocket) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _error(status: int, reason: str, detail: str) -> JSONResponse:
+    return JSONResponse({"error": reason, "detail": detail}, status_code=status)
+
+
+async def healthz(request: Request) -> Response:
+    return JSONResponse({"status": "ok"})
+
+
+async def protocol_schema(request: Request) -> Response:
+    return JSONResponse(json_schema())
+
+
+async def lobby(request: Request) -> Response:
+    return JSONResponse({"protocol": PROTOCOL_VERSION, "rooms": _hub(request).lobby()})
+
+
+async def room_info(request: Request) -> Response:
+    hub = _hub(request)
+    room = hub.rooms.get(str(request.path_params["code"]).upper())
+    if room is None:
+        return _error(404, "no_such_room", "no room has this code")
+    return JSONResponse(room.state(hub.clock()).model_dump())
+
+
+async def room_games(request: Request) -> Response:
+    hub = _hub(request)
+    code = str(request.path_params["code"]).upper()
+    games = await asyncio.get_running_loop().run_in_executor(None, hub.store.games, code)
+    return JSONResponse(
+        {
+            "room": code,
+            "games": [
+                {
+                    "id": game.id,
+                    "players": game.header.get("players"),
+                    "started_at": game.created_at,
+                    "finished_at": game.finished_at,
+                    "result": game.result,
+                    "record": f"/api/games/{game.id}/record" if game.result is not None else None,
+                }
+                for game in games
+            ],
+        }
+    )
+
+
+async def game_record(request: Request) -> Response:
+    hub = _hub(request)
+    game_id = str(request.path_params["game_id"]).upper()
+    stored = await asyncio.get_running_loop().run_in_executor(None, hub.store.game, game_id)
+    if stored is None:
+        return _error(404, "no_such_game", "no game has this id")
+    if stored.result is None:
+        # A record holds every rack and the pool: it waits for the end of the game.
+        return _error(409, "game_not_over", "the record is available once the game is over")
+    return JSONResponse(
+        stored.record(), headers={"Content-Disposition": f'attachment; filename="tilerummy-{stored.id}.json"'}
+    )
+
+
+async def page(request: Request) -> Response:
+    html = resources.files("tilerummy.server").joinpath("static/index.html").read_text(encoding="utf-8")
+    return HTMLResponse(html)
+
+
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    await Connection(websocket, _hub(websocket)).run()
+
+
+async def _not_found(request: Request, error: Exception) -> Response:
+    status = error.status_code if isinstance(error, HTTPException) else 500
+    return _error(status, "not_found" if status == 404 else "http_error", str(getattr(error, "detail", "error")))
+
+
+async def _server_error(request: Request, error: Exception) -> Response:
+    log.exception("a request failed", exc_info=error)
+    return _error(500, "server_error", "the server failed on this request")
+
+
+ROUTES = [
+    Route("/healthz", healthz),
+    Route("/protocol.schema.json", protocol_schema),
+    Route("/api/lobby", lobby),
+    Route("/api/rooms/{code}", room_info),
+    Route("/api/rooms/{code}/games", room_games),
+    Route("/api/games/{game_id}/record", game_record),
+    WebSocketRoute("/ws", websocket_endpoint),
+    Route("/", page),
+    Route("/r/{code}", page),
+    # The browser client's files, shipped in the package.
+    Mount("/static", StaticFiles(packages=[("tilerummy.server", "static")]), name="static"),
+]
+
+
+def create_app(settings: Settings, store: Store | None = None) -> Starlette:
+    """The application; ``store`` (opened from the settings when None) is closed with it."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        opened = store or open_store(settings.database)
+        hub = Hub(opened, BotPool(settings.bot_workers), limits=settings.limits, bot_budget=settings.bot_budget)
+        await hub.start()
+        app.state.hub = hub
+        sweeper = asyncio.ensure_future(_sweep(hub))
+        if settings.announce:
+            print(settings.announce, flush=True)
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            await hub.close()
+            opened.close()
+
+    return Starlette(
+        routes=ROUTES,
+        lifespan=lifespan,
+        exception_handlers={HTTPException: _not_found, Exception: _server_error},
+    )
+
+
+async def _sweep(hub: Hub) -> None:
+    while True:
+        await asyncio.sleep(SWEEP_SECONDS)
+        try:
+            await hub.sweep()
+        except Exception:
+            log.exception("closing idle rooms failed")
+
+
+def serve(host: str, port: int, settings: Settings) -> None:
+    """Run the server until it is stopped (Ctrl-C or SIGTERM)."""
+    import uvicorn
+
+    # Listening on every address: the machine itself is one of them.
+    shown_host = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
+    where = settings.database or str(default_database_path())
+    announced = Settings(
+        database=settings.database,
+        bot_workers=settings.bot_workers,
+        limits=settings.limits,
+        bot_budget=settings.bot_budget,
+        max_connections=settings.max_connections,
+        announce=f"tilerummy {__version__} serving on http://{shown_host}:{port}/ (database: {_redact(where)})",
+    )
+    logging.basicConfig(
+        level=os.environ.get("TILERUMMY_LOG", "WARNING").upper(), format="%(levelname)s %(name)s: %(message)s"
+    )
+    uvicorn.run(
+        create_app(announced),
+        host=host,
+        port=port,
+        # Frames a little over the limit get a clear error from the server; far over, the connection closes.
+        ws_max_size=settings.limits.max_message_bytes * 4,
+        # Messages are small: compressing them costs more CPU than the bytes are worth.
+        ws_per_message_deflate=False,
+        # Beyond this many connections, new ones are refused (HTTP 503) rather than slowing everyone.
+        limit_concurrency=settings.max_connections,
+        log_level="warning",
+        lifespan="on",
+    )
+
+
+def _redact(where: str) -> str:
+    """A database URL without its password."""
+    if "://" in where and "@" in where:
+        scheme, rest = where.split("://", 1)
+        credentials, host = rest.rsplit("@", 1)
+        user = credentials.split(":", 1)[0]
+        return f"{scheme}://{user}@{host}"
+    return where

@@ -1,0 +1,77 @@
+"""Bots thinking off the event loop, in worker processes, within a time budget.
+
+A bot may think for a couple of seconds; in its own process it never holds
+up other rooms. A bot that fails or runs out of budget gives no action, and
+the caller draws (or passes) for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+import multiprocessing.connection
+import os
+import threading
+from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
+
+from ..bots import make_bot
+from ..game import Action, PlayerView
+
+log = logging.getLogger("tilerummy.server")
+
+
+def choose_action(level: str, seed: int, view: PlayerView) -> Action:
+    """Runs in a worker: a fresh bot per move, seeded, so a move does not depend on the worker."""
+    return make_bot(level, seed=seed).choose(view)
+
+
+def _exit_with_parent() -> None:
+    """Runs as each worker starts: a server killed outright must not leave its workers behind."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+class BotPool:
+    """Runs bots in ``workers`` processes (0: in threads of this process, for small setups)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._executor = self._new_executor()
+
+    def _new_executor(self) -> Executor:
+        if self.workers > 0:
+            return concurrent.futures.ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_exit_with_parent,
+            )
+        return concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
+
+    async def choose(self, level: str, seed: int, view: PlayerView, budget: float) -> Action | None:
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor, choose_action, level, seed, view)
+        try:
+            return await asyncio.wait_for(future, timeout=max(budget, 0.01))
+        except TimeoutError:
+            log.warning("a %s bot ran out of its %.1f s budget", level, budget)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): start afresh for the next move.
+            log.error("the bot workers stopped; starting new ones")
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = self._new_executor()
+        except Exception:
+            log.exception("a %s bot failed", level)
+        return None
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)

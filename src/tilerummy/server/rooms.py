@@ -1,0 +1,315 @@
+"""A room: its seats, its rules and options, and the game played in it.
+
+Pure state, no I/O: the hub (``hub.py``) drives rooms, stores them and talks
+to the players. A room is saved as JSON data (:meth:`Room.to_data`); its game
+is saved separately as a record and rebuilt by replaying it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from collections import deque
+from collections.abc import Container
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..bots import LEVELS
+from ..deal import Deal
+from ..errors import RulesError, TilerummyError
+from ..game import Action, Game, Play
+from ..records import FORMAT, VERSION
+from ..rules import Rules
+from .protocol import (
+    ROOM_CODE_CHARS,
+    ChatLine,
+    CreateRoom,
+    GameState,
+    LiveTableUpdate,
+    RoomOptions,
+    RoomState,
+    SeatState,
+)
+
+#: No 0/O or 1/I, so a code read aloud or copied by hand is not mistaken.
+ROOM_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CHAT_HISTORY = 50
+#: Shorter turns would let one room keep the server busy with timeouts.
+MIN_TURN_SECONDS = 1.0
+
+RoomStatus = Literal["open", "playing", "finished"]
+
+
+class RoomError(TilerummyError):
+    """A request the room refuses; ``reason`` is the protocol's machine name."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+
+
+def new_room_code(taken: Container[str]) -> str:
+    while True:
+        code = "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(ROOM_CODE_CHARS))
+        if code not in taken:
+            return code
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """Only hashes are stored, so the database does not hand out seats."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_level(level: str | None, what: str) -> str:
+    if level is None or level.lower() not in LEVELS:
+        raise RoomError("bad_request", f"{what}: bot level {level!r} is not one of {', '.join(LEVELS)}")
+    return level.lower()
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """An action in the record format (``docs/record-format.md``)."""
+    data: dict[str, Any] = {"seat": action.seat, "type": action.kind}
+    if isinstance(action, Play):
+        data["table"] = str(action.table)
+    if action.at is not None:
+        data["at"] = action.at
+    return data
+
+
+@dataclass(eq=False)
+class Seat:
+    index: int
+    kind: Literal["person", "bot"]
+    level: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    # Not stored: who is connected now. After a restart everyone is away until they come back.
+    connections: int = 0
+    away_since: float | None = None
+
+    def to_data(self) -> dict[str, Any]:
+        return {"kind": self.kind, "level": self.level, "name": self.name, "token_hash": self.token_hash}
+
+    @classmethod
+    def from_data(cls, index: int, data: dict[str, Any], now: float) -> Seat:
+        seat = cls(index, data["kind"], data.get("level"), data.get("name"), data.get("token_hash"))
+        if seat.kind == "person" and seat.name is not None:
+            seat.away_since = now
+        return seat
+
+    def stand_in(self, now: float, grace: float) -> bool:
+        """Whether a bot plays for this person now: away for longer than the grace period."""
+        return (
+            self.kind == "person"
+            and self.connections == 0
+            and self.away_since is not None
+            and (now - self.away_since >= grace)
+        )
+
+
+@dataclass(eq=False)
+class Room:
+    code: str
+    rules: Rules
+    options: RoomOptions
+    seats: list[Seat]
+    host_token_hash: str
+    host_name: str | None
+    created_at: float
+    status: RoomStatus = "open"
+    game: Game | None = None
+    game_id: str | None = None
+    games_played: int = 0
+    seq: int = 0
+    muted: set[str] = field(default_factory=set)
+    # Not stored.
+    chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
+    live: LiveTableUpdate | None = None
+    spectators: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @classmethod
+    def create(cls, code: str, request: CreateRoom, host_token: str, host_name: str, now: float) -> Room:
+        """A new room; the host takes the first person seat, if there is one.
+
+        :raises RoomError: for rules, seats or options the game cannot have.
+        """
+        try:
+            rules = Rules.preset(request.rules.preset, **request.rules.options)
+            rules.check_players(len(request.seats))
+        except (RulesError, TypeError) as error:
+            raise RoomError("bad_rules", str(error)) from None
+        if rules.turn_seconds is not None and rules.turn_seconds < MIN_TURN_SECONDS:
+            raise RoomError(
+                "bad_rules", f"turn_seconds={rules.turn_seconds}: at least {MIN_TURN_SECONDS:g} on the server"
+            )
+        if rules.is_match:
+            raise RoomError(
+                "bad_rules", "a room plays one round per game (target_score and rounds are not used online)"
+            )
+        options = request.options.model_copy(
+            update={"stand_in_level": check_level(request.options.stand_in_level, "options.stand_in_level")}
+        )
+        seats = []
+        for index, spec in enumerate(request.seats):
+            if spec.kind == "bot":
+                seats.append(Seat(index, "bot", check_level(spec.level, f"seats[{index}]")))
+            else:
+                seats.append(Seat(index, "person"))
+        room = cls(code, rules, options, seats, hash_token(host_token), host_name, now)
+        for index, seat in enumerate(room.seats):
+            if seat.kind == "bot":
+                seat.name = room.unique_name(f"{seat.level} bot {index + 1}".capitalize())
+        return room
+
+    # --- Seats -------------------------------------------------------------
+
+    def free_seat(self) -> Seat | None:
+        return next((seat for seat in self.seats if seat.kind == "person" and seat.name is None), None)
+
+    def take_seat(self, name: str, token: str) -> Seat:
+        """Seat a person in the first free person seat.
+
+        :raises RoomError: when the game has begun or every seat is taken.
+        """
+        if self.status != "open":
+            raise RoomError("game_started", "the game has begun: join as a spectator, or with your seat's token")
+        seat = self.free_seat()
+        if seat is None:
+            raise RoomError("room_full", "every seat is taken: join as a spectator")
+        seat.name = self.unique_name(name)
+        seat.token_hash = hash_token(token)
+        return seat
+
+    @property
+    def abandoned(self) -> bool:
+        """Open, and nobody holds a person seat: nobody will ever start it."""
+        return self.status == "open" and all(seat.kind == "bot" or seat.name is None for seat in self.seats)
+
+    def free(self, seat: Seat) -> None:
+        """Give a person seat back before the game begins."""
+        seat.name = None
+        seat.token_hash = None
+        seat.connections = 0
+        seat.away_since = None
+
+    def seat_for_token(self, token: str) -> Seat | None:
+        hashed = hash_token(token)
+        return next((seat for seat in self.seats if seat.token_hash is not None and seat.token_hash == hashed), None)
+
+    def is_host_token(self, token: str) -> bool:
+        return secrets.compare_digest(hash_token(token), self.host_token_hash)
+
+    def unique_name(self, name: str) -> str:
+        taken = {seat.name for seat in self.seats if seat.name is not None}
+        if name not in taken:
+            return name
+        number = 2
+        while f"{name} ({number})" in taken:
+            number += 1
+        return f"{name} ({number})"
+
+    # --- Games -------------------------------------------------------------
+
+    def check_can_start(self) -> None:
+        """:raises RoomError: while a game runs or a person seat is free."""
+        if self.status == "playing":
+            raise RoomError("game_started", "a game is already being played")
+        if self.free_seat() is not None:
+            free = sum(1 for seat in self.seats if seat.kind == "person" and seat.name is None)
+            raise RoomError("seats_free", f"{free} seat{'s are' if free > 1 else ' is'} still free")
+
+    def start_game(self, seed: int, now: float) -> dict[str, Any]:
+        """Deal a new game and return its record header (``docs/record-format.md``).
+
+        :raises RoomError: see :meth:`check_can_start`.
+        """
+        self.check_can_start()
+        names = [seat.name or f"Seat {seat.index + 1}" for seat in self.seats]
+        self.game = Game(self.rules, Deal.from_seed(self.rules, len(names), seed), names, started_at=now)
+        self.games_played += 1
+        self.game_id = f"{self.code}-{self.games_played}"
+        self.status = "playing"
+        self.live = None
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": self.rules.to_dict(),
+            "players": names,
+            "seed": seed,
+            "started_at": now,
+        }
+
+    def game_state(self, seat: int | None) -> GameState | None:
+        """A seat's view of the game (None: a spectator's), built from the engine's view."""
+        if self.game is None or self.game_id is None:
+            return None
+        view = self.game.view(seat).to_dict()
+        return GameState(game_id=self.game_id, **view)
+
+    # --- Descriptions ------------------------------------------------------
+
+    def state(self, now: float) -> RoomState:
+        return RoomState(
+            code=self.code,
+            invite=f"/r/{self.code}",
+            status=self.status,
+            host=self.host_name,
+            seats=[
+                SeatState(
+                    seat=seat.index,
+                    kind=seat.kind,
+                    level=seat.level,
+                    name=seat.name,
+                    connected=seat.kind == "bot" or seat.connections > 0,
+                    stand_in=self.status == "playing" and seat.stand_in(now, self.options.grace_seconds),
+                )
+                for seat in self.seats
+            ],
+            rules=self.rules.to_dict(),
+            options=self.options,
+            spectators=self.spectators,
+            game_id=self.game_id,
+            games=self.games_played,
+            muted=sorted(self.muted),
+        )
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "rules": self.rules.to_dict(),
+            "options": self.options.model_dump(),
+            "seats": [seat.to_data() for seat in self.seats],
+            "host_token_hash": self.host_token_hash,
+            "host_name": self.host_name,
+            "created_at": self.created_at,
+            "status": self.status,
+            "game_id": self.game_id,
+            "games_played": self.games_played,
+            "seq": self.seq,
+            "muted": sorted(self.muted),
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any], now: float) -> Room:
+        """A room as saved; its game is restored separately (from its record)."""
+        return cls(
+            code=data["code"],
+            rules=Rules.from_dict(data["rules"]),
+            options=RoomOptions.model_validate(data["options"]),
+            seats=[Seat.from_data(index, seat, now) for index, seat in enumerate(data["seats"])],
+            host_token_hash=data["host_token_hash"],
+            host_name=data.get("host_name"),
+            created_at=data["created_at"],
+            status=data["status"],
+            game_id=data.get("game_id"),
+            games_played=data.get("games_played", 0),
+            seq=data.get("seq", 0),
+            muted=set(data.get("muted", [])),
+        )

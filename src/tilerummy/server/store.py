@@ -1,0 +1,301 @@
+"""Where the server keeps rooms and games: SQLite (default) or PostgreSQL.
+
+Every change is one transaction, committed before the server tells anyone
+about it, so a server killed at any moment restarts with everything it
+acknowledged. A game is kept as its record's header (rules, players, seed,
+start) and its actions, one row each, in the record format
+(``docs/record-format.md``): a game is rebuilt by replaying them.
+
+The store's methods block; the server calls them from one worker thread, in
+order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import sys
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..errors import TilerummyError
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS rooms (
+        code TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        data TEXT NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY,
+        room TEXT NOT NULL,
+        header TEXT NOT NULL,
+        result TEXT,
+        created_at DOUBLE PRECISION NOT NULL,
+        finished_at DOUBLE PRECISION)""",
+    """CREATE TABLE IF NOT EXISTS actions (
+        game TEXT NOT NULL,
+        idx INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (game, idx))""",
+    "CREATE INDEX IF NOT EXISTS games_by_room ON games (room)",
+)
+
+
+class StoreError(TilerummyError):
+    """The database could not be opened or written."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    id: str
+    room: str
+    header: dict[str, Any]
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class NewAction:
+    game: str
+    index: int
+    seq: int
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    game: str
+    result: dict[str, Any]
+    finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What one event changes, written in one transaction."""
+
+    room: tuple[str, str, dict[str, Any], float] | None = None  # code, status, data, updated_at
+    new_game: NewGame | None = None
+    actions: Sequence[NewAction] = field(default_factory=tuple)
+    finished: FinishedGame | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    id: str
+    room: str
+    header: dict[str, Any]
+    actions: list[dict[str, Any]]
+    last_seq: int
+    result: dict[str, Any] | None
+    created_at: float
+    finished_at: float | None
+
+    def record(self) -> dict[str, Any]:
+        """The game record (``docs/record-format.md``), with the result once finished."""
+        data = dict(self.header)
+        data["actions"] = list(self.actions)
+        if self.result is not None:
+            data["result"] = self.result
+        return data
+
+
+class Store(Protocol):
+    #: Whether a write takes well under a millisecond (no network, no sync to disk).
+    quick: bool
+
+    def commit(self, change: Change) -> None: ...
+
+    def rooms(self, *, active_only: bool) -> list[dict[str, Any]]: ...
+
+    def game(self, game_id: str) -> StoredGame | None: ...
+
+    def games(self, room: str) -> list[StoredGame]: ...
+
+    def close(self) -> None: ...
+
+
+class _SqlStore:
+    """The SQL both databases share; subclasses give the connection and placeholder."""
+
+    _placeholder = "?"
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def _connection(self) -> Any:
+        raise NotImplementedError
+
+    def _sql(self, text: str) -> str:
+        return text.replace("?", self._placeholder)
+
+    def _setup(self) -> None:
+        with self._lock:
+            connection = self._connection()
+            for statement in _SCHEMA:
+                connection.execute(statement)
+            connection.commit()
+
+    def commit(self, change: Change) -> None:
+        with self._lock:
+            connection = self._connection()
+            try:
+                if change.room is not None:
+                    code, status, data, updated_at = change.room
+                    connection.execute(
+                        self._sql(
+                            "INSERT INTO rooms (code, status, data, updated_at) VALUES (?, ?, ?, ?) "
+                            "ON CONFLICT (code) DO UPDATE SET status = excluded.status, data = excluded.data, "
+                            "updated_at = excluded.updated_at"
+                        ),
+                        (code, status, json.dumps(data), updated_at),
+                    )
+                if change.new_game is not None:
+                    game = change.new_game
+                    connection.execute(
+                        self._sql("INSERT INTO games (id, room, header, created_at) VALUES (?, ?, ?, ?)"),
+                        (game.id, game.room, json.dumps(game.header), game.created_at),
+                    )
+                for action in change.actions:
+                    connection.execute(
+                        self._sql("INSERT INTO actions (game, idx, seq, data) VALUES (?, ?, ?, ?)"),
+                        (action.game, action.index, action.seq, json.dumps(action.action)),
+                    )
+                if change.finished is not None:
+                    connection.execute(
+                        self._sql("UPDATE games SET result = ?, finished_at = ? WHERE id = ?"),
+                        (json.dumps(change.finished.result), change.finished.finished_at, change.finished.game),
+                    )
+                connection.commit()
+            except Exception as error:
+                with contextlib.suppress(Exception):
+                    connection.rollback()
+                raise StoreError(f"could not write to the database: {error}") from error
+
+    def rooms(self, *, active_only: bool) -> list[dict[str, Any]]:
+        query = "SELECT data FROM rooms" + (" WHERE status <> 'closed'" if active_only else "") + " ORDER BY code"
+        with self._lock:
+            connection = self._connection()
+            rows = connection.execute(query).fetchall()
+            connection.commit()
+        return [json.loads(row[0]) for row in rows]
+
+    def game(self, game_id: str) -> StoredGame | None:
+        with self._lock:
+            connection = self._connection()
+            row = connection.execute(
+                self._sql("SELECT id, room, header, result, created_at, finished_at FROM games WHERE id = ?"),
+                (game_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            actions = connection.execute(
+                self._sql("SELECT data, seq FROM actions WHERE game = ? ORDER BY idx"), (game_id,)
+            ).fetchall()
+            connection.commit()
+        return StoredGame(
+            id=row[0],
+            room=row[1],
+            header=json.loads(row[2]),
+            actions=[json.loads(action[0]) for action in actions],
+            last_seq=max((action[1] for action in actions), default=0),
+            result=json.loads(row[3]) if row[3] is not None else None,
+            created_at=row[4],
+            finished_at=row[5],
+        )
+
+    def games(self, room: str) -> list[StoredGame]:
+        with self._lock:
+            connection = self._connection()
+            ids = connection.execute(
+                self._sql("SELECT id FROM games WHERE room = ? ORDER BY created_at"), (room,)
+            ).fetchall()
+            connection.commit()
+        found = [self.game(row[0]) for row in ids]
+        return [game for game in found if game is not None]
+
+
+class SqliteStore(_SqlStore):
+    quick = True
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level="DEFERRED")
+            # WAL with NORMAL sync keeps every commit through a crash of the process.
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._setup()
+        except (OSError, sqlite3.Error) as error:
+            raise StoreError(f"{path}: cannot open the database: {error}") from None
+
+    def _connection(self) -> Any:
+        return self._db
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class PostgresStore(_SqlStore):
+    _placeholder = "%s"
+    quick = False
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        try:
+            import psycopg
+        except ImportError:
+            raise StoreError("PostgreSQL needs psycopg: pip install 'tilerummy[postgres]'") from None
+        self._url = url
+        self._psycopg = psycopg
+        try:
+            self._db = psycopg.connect(url, connect_timeout=10)
+            self._setup()
+        except psycopg.Error as error:
+            raise StoreError(f"cannot open the PostgreSQL database: {_one_line(error)}") from None
+
+    def _connection(self) -> Any:
+        if self._db.broken or self._db.closed:
+            # The database restarted or the network dropped: the next write gets a new connection.
+            try:
+                self._db = self._psycopg.connect(self._url, connect_timeout=10)
+            except self._psycopg.Error as error:
+                raise StoreError(f"cannot reach the PostgreSQL database: {_one_line(error)}") from None
+        return self._db
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())
+
+
+def default_database_path() -> Path:
+    """A file in the user's data directory (XDG on Unix, LOCALAPPDATA on Windows)."""
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        base = Path(os.environ["LOCALAPPDATA"])
+    elif os.environ.get("XDG_DATA_HOME"):
+        base = Path(os.environ["XDG_DATA_HOME"])
+    else:
+        base = Path.home() / ".local" / "share"
+    return base / "tilerummy" / "server.sqlite3"
+
+
+def open_store(where: str | None) -> Store:
+    """A store for a ``postgresql://`` URL or a file path (the default file when None).
+
+    :raises StoreError: when the database cannot be opened.
+    """
+    if where is not None and where.startswith(("postgresql://", "postgres://")):
+        return PostgresStore(where)
+    return SqliteStore(Path(where) if where else default_database_path())

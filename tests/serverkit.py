@@ -1,0 +1,197 @@
+"""A real server in a subprocess and real WebSocket clients, for the server's tests."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from websockets.sync.client import ClientConnection, connect
+
+from tilerummy.server.protocol import PROTOCOL_VERSION
+
+Message = dict[str, Any]
+
+#: Seconds any single wait in a test may take before it fails.
+WAIT = 20.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """``tilerummy serve`` on a free loopback port, with its database at ``db``."""
+
+    def __init__(self, db: str, log: Path, *, bot_workers: int = 1) -> None:
+        self.db = db
+        self.log = log
+        self.bot_workers = bot_workers
+        self.port = 0
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> None:
+        self.port = free_port()
+        command = [
+            sys.executable,
+            "-m",
+            "tilerummy.cli",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db,
+            "--bot-workers",
+            str(self.bot_workers),
+        ]
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy())
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server stopped at once:\n{self.log.read_text()}")
+            with contextlib.suppress(OSError):
+                if self.get("/healthz") == {"status": "ok"}:
+                    return
+            time.sleep(0.05)
+        raise RuntimeError(f"the server did not answer:\n{self.log.read_text()}")
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.url + path, timeout=5) as response:
+            return json.loads(response.read())
+
+    def get_status(self, path: str) -> tuple[int, Any]:
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=5) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    def stop(self) -> None:
+        """A clean stop (SIGTERM), as an operator would."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def kill(self) -> None:
+        """SIGKILL: the server gets no chance to tidy up."""
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait()
+
+
+class Client:
+    """A WebSocket client that keeps every message it receives."""
+
+    def __init__(self, server: ServerProcess, name: str) -> None:
+        # Entered as a context manager, the way websockets wants a connection held.
+        self.connection: ClientConnection = connect(server.ws_url, open_timeout=WAIT, max_size=2**22).__enter__()
+        self.received: list[Message] = []
+        self._pending: list[Message] = []
+        self._next_id = 0
+        self.name = name
+        self.token: str | None = None
+        self.seat: int | None = None
+        self.code: str | None = None
+        self.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name})
+        self.wait_for(lambda message: message["type"] == "welcome")
+
+    def send(self, message: Message) -> None:
+        self.connection.send(json.dumps(message))
+
+    def request(self, message: Message) -> Message:
+        """Send with an id and return the first reply to it."""
+        self._next_id += 1
+        request_id = self._next_id
+        self.send({**message, "id": request_id})
+        return self.wait_for(lambda reply: reply.get("reply_to") == request_id)
+
+    def receive(self, timeout: float) -> Message:
+        message: Message = json.loads(self.connection.recv(timeout=timeout))
+        self.received.append(message)
+        return message
+
+    def wait_for(self, wanted: Callable[[Message], bool], timeout: float = WAIT) -> Message:
+        """The first message not yet taken that ``wanted`` accepts (messages skipped stay for later waits)."""
+        for index, message in enumerate(self._pending):
+            if wanted(message):
+                del self._pending[index]
+                return message
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"{self.name}: no such message in {timeout} s; last: {self.received[-3:]}")
+            message = self.receive(remaining)
+            if wanted(message):
+                return message
+            self._pending.append(message)
+
+    def next_message(self, timeout: float = WAIT) -> Message:
+        """The oldest message not yet taken."""
+        return self.wait_for(lambda message: True, timeout)
+
+    def join(self, code: str, *, role: str = "player", token: str | None = None) -> Message:
+        request: Message = {"type": "join_room", "code": code, "role": role}
+        if token is not None:
+            request["token"] = token
+        joined = self.request(request)
+        assert joined["type"] == "joined", joined
+        self.code, self.seat = joined["code"], joined["seat"]
+        self.token = joined["token"] or token
+        return joined
+
+    def create(self, seats: list[Message], *, rules: Message | None = None, **options: Any) -> Message:
+        request: Message = {"type": "create_room", "seats": seats, "options": {"bot_delay": 0, **options}}
+        if rules is not None:
+            request["rules"] = rules
+        joined = self.request(request)
+        assert joined["type"] == "joined", joined
+        self.code, self.seat, self.token = joined["code"], joined["seat"], joined["token"]
+        return joined
+
+    def latest_game(self) -> Message | None:
+        """The newest game state received (from a game event or a snapshot)."""
+        for message in reversed(self.received):
+            if message["type"] == "game" or (message["type"] == "snapshot" and message["game"] is not None):
+                game: Message = message["game"]
+                return game
+        return None
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+@contextlib.contextmanager
+def running_server(db: str, log: Path) -> Iterator[ServerProcess]:
+    server = ServerProcess(db, log)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
