@@ -9,7 +9,8 @@ Routes (the browser client will be served under ``/``):
 - ``GET /api/rooms/{code}/games``: the games played in a room
 - ``GET /api/games/{game_id}/record``: a finished game's record (``tilerummy replay`` reads it)
 - ``WS /ws``: the game protocol (``docs/protocol.md``)
-- ``GET /`` and ``GET /r/{code}`` (an invite link): the page for browsers
+- ``GET /``, ``GET /r/{code}`` (an invite link) and ``GET /replay/{game_id}``: the page for browsers,
+  whose scripts, styles and message catalogues are under ``GET /static/``
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from .. import __version__
@@ -121,7 +123,8 @@ async def game_record(request: Request) -> Response:
 
 async def page(request: Request) -> Response:
     html = resources.files("tilerummy.server").joinpath("static/index.html").read_text(encoding="utf-8")
-    return HTMLResponse(html)
+    # Always the newest page, so a server upgrade never meets an old cached page.
+    return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
 
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
@@ -148,6 +151,8 @@ ROUTES = [
     WebSocketRoute("/ws", websocket_endpoint),
     Route("/", page),
     Route("/r/{code}", page),
+    Route("/replay/{game_id}", page),
+    Mount("/static", StaticFiles(packages=[("tilerummy.server", "static")]), name="static"),
 ]
 
 

@@ -38,6 +38,8 @@ from .protocol import (
     GameEvent,
     GameEventInfo,
     Hello,
+    Hint,
+    HintRequest,
     Joined,
     JoinRoom,
     LeaveRoom,
@@ -226,6 +228,8 @@ class Hub:
                 room = self._room_of(member)
                 async with room.lock:
                     self._send_snapshot(member, room, message.id)
+            elif isinstance(message, HintRequest):
+                await self._hint(member, message.id)
             else:
                 room = self._room_of(member)
                 async with room.lock:
@@ -623,6 +627,30 @@ class Hub:
             if not await self._act(room, action, stand_in=stand_in) and len(game.actions) == moves:
                 fallback = Draw(seat, at) if game.pool_size else Pass(seat, at)
                 await self._act(room, fallback, stand_in=stand_in)
+
+    async def _hint(self, member: Member, reply_to: RequestId | None) -> None:
+        room = self._room_of(member)
+        async with room.lock:
+            if not room.options.hints:
+                raise RoomError("hints_off", "this room does not give hints")
+            seat = self._seat_of(member, room)
+            game = room.game
+            assert game is not None
+            if game.turn != seat:
+                raise RoomError(Reason.NOT_YOUR_TURN.value, "hints are given on your own turn")
+            view = game.view(seat)
+        # The solver thinks outside the room's lock, so the room's clock and others' messages go on.
+        solution = await self.bots.suggest(view, self.bot_budget)
+        if solution is None:
+            member.send(Hint(sets=None, placed=[], reply_to=reply_to))
+        else:
+            member.send(
+                Hint(
+                    sets=[str(meld).split() for meld in solution.table],
+                    placed=[str(tile) for tile in solution.placed],
+                    reply_to=reply_to,
+                )
+            )
 
     def _live_table(self, member: Member, room: Room, message: LiveTable) -> None:
         seat = self._seat_of(member, room)
