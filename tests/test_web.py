@@ -1,0 +1,300 @@
+"""The browser client in a real browser (the system's Chromium) against a real server.
+
+A newcomer's whole game against a bot, two people in a private room joined by
+its invite link, a reload and a network drop mid-game, the language switch,
+and the client's set rules against the engine's.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+
+from tilerummy import Meld, solve
+from tilerummy.errors import InvalidMeld
+from tilerummy.tiles import NUMBERED_TILES
+
+from .serverkit import ServerProcess
+from .webkit import DESKTOP, PHONE, WAIT_MS, chromium_path, drag, rack_tiles, screenshot
+
+STATIC = Path(__file__).resolve().parent.parent / "src" / "tilerummy" / "server" / "static"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("web")
+    process = ServerProcess(str(folder / "db.sqlite3"), folder / "server.log")
+    process.start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium_path())
+        yield launched
+        launched.close()
+
+
+def _page(browser: Browser, size: ViewportSize, *, locale: str = "en-GB", touch: bool = False) -> Page:
+    context = browser.new_context(viewport=size, locale=locale, has_touch=touch, is_mobile=touch)
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def _no_page_errors(*pages: Page) -> None:
+    for page in pages:
+        assert page.errors == [], page.errors  # type: ignore[attr-defined]
+
+
+def _my_turn(page: Page) -> None:
+    page.wait_for_selector("main.game.my-turn, .overlay .dialog", timeout=60_000)
+
+
+def _moves(page: Page) -> int:
+    moves: int = page.evaluate("window.tilerummy.state.game.moves")
+    return moves
+
+
+def _after(page: Page, moves: int) -> None:
+    """Wait until the game has moved on from ``moves`` actions (a bot may answer at once)."""
+    page.wait_for_function("moves => window.tilerummy.state.game.moves > moves", arg=moves)
+
+
+def _over(page: Page) -> bool:
+    return page.locator(".overlay .dialog").count() > 0
+
+
+def _make_opening(page: Page) -> bool:
+    """Lay the solver's opening for the rack on screen by dragging, showing an invalid set on the way."""
+    solution = solve(" ".join(rack_tiles(page)), initial_meld_done=False)
+    if solution is None:
+        return False
+    for number, meld in enumerate(solution.table):
+        index = page.locator(".table .set").count()
+        for place, tile in enumerate(str(meld).split()):
+            source = f'.rack .tile[data-t="{tile}"]'
+            drag(page, source, "#new-set" if place == 0 else f'[data-drop="set:{index}"]')
+            if number == 0 and place == 0:
+                # One tile alone is a set in the making: flagged, with the reason, and the turn cannot end.
+                expect(page.locator(".set.invalid .verdict").first).to_contain_text("at least 3 tiles")
+                expect(page.locator("#end-turn")).to_be_disabled()
+                expect(page.locator("#turn-reason")).to_contain_text(f"Set {index + 1} is not valid")
+                screenshot(page, "newcomer-invalid-set-phone")
+    expect(page.locator(".set.invalid")).to_have_count(0)
+    expect(page.locator("#meld-counter")).to_have_text(f"{solution.meld_value} / 30")
+    expect(page.locator("#end-turn")).to_be_enabled()
+    screenshot(page, "newcomer-opening-phone")
+    moves = _moves(page)
+    page.click("#end-turn")
+    _after(page, moves)
+    return True
+
+
+def test_a_newcomer_plays_a_whole_game_against_a_bot(server: ServerProcess, browser: Browser) -> None:
+    page = _page(browser, PHONE)
+    page.goto(f"{server.url}/?bot_delay=0.05")
+    expect(page.locator("#play-bots")).to_have_text("Play against the computer")
+    screenshot(page, "home-phone")
+    page.fill("#name", "Ana")
+    page.click("#play-bots")
+    page.wait_for_selector(".rack .tile")
+    expect(page.locator(".player.me")).to_contain_text("Ana (you)")
+
+    opened = False
+    drew = False
+    for _turn in range(200):
+        _my_turn(page)
+        if _over(page):
+            break
+        if not opened:
+            opened = _make_opening(page)
+            if opened:
+                expect(page.locator(".table .set").first).to_be_visible()
+                screenshot(page, "newcomer-after-opening-phone")
+                continue
+        else:
+            # After the opening: the hint's play when there is one.
+            page.click("#hint")
+            page.wait_for_function("() => document.querySelector('#toast.show')")
+            if page.locator("#end-turn").is_enabled():
+                moves = _moves(page)
+                page.click("#end-turn")
+                _after(page, moves)
+                continue
+        before = len(rack_tiles(page))
+        moves = _moves(page)
+        page.click("#draw")
+        _after(page, moves)
+        if not drew and not _over(page):
+            drew = True
+            assert len(rack_tiles(page)) == before + 1
+    assert opened, "the rack never held an opening"
+    expect(page.locator(".overlay .dialog")).to_be_visible()
+    expect(page.locator("#scores tbody tr")).to_have_count(2)
+    screenshot(page, "newcomer-scores-phone")
+
+    # The finished game replays from its record.
+    page.click("#replay-link")
+    page.wait_for_selector("#replay-action")
+    page.click("#replay-last")
+    expect(page.locator("#replay-scores")).to_be_visible()
+    screenshot(page, "replay-phone")
+    _no_page_errors(page)
+    page.context.close()
+
+
+def test_two_people_play_in_a_private_room_joined_by_its_link(server: ServerProcess, browser: Browser) -> None:
+    host = _page(browser, DESKTOP)
+    host.goto(server.url)
+    host.fill("#name", "Bea")
+    host.check("#room-hints")
+    host.click("#create-room")
+    host.wait_for_selector("#invite")
+    invite = host.input_value("#invite")
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/r/[A-Z0-9]{6}", invite), invite
+    expect(host.locator("#start")).to_be_disabled()
+    screenshot(host, "room-desktop")
+
+    guest = _page(browser, PHONE, touch=True)
+    guest.goto(invite)
+    guest.fill("#name", "Caio")
+    guest.click("#join-invite")
+    expect(host.locator(".seats")).to_contain_text("Caio")
+    host.click("#start")
+    host.wait_for_selector(".rack .tile")
+    guest.wait_for_selector(".rack .tile")
+
+    pool = int(host.locator(".chip.pool").inner_text().split()[-1])
+    player, watcher = (host, guest) if host.locator("main.game.my-turn").count() else (guest, host)
+    player.wait_for_selector("main.game.my-turn")
+    # Tap a tile, then tap "New set": the other player watches the table being built.
+    tile = player.locator(".rack .tile").first
+    if player is guest:
+        tile.tap()
+        player.locator("#new-set").tap()
+    else:
+        tile.click()
+        player.click("#new-set")
+    expect(player.locator(".table .set")).to_have_count(1)
+    expect(watcher.locator(".table.live .set")).to_have_count(1)
+    screenshot(watcher, f"watching-live-table-{'desktop' if watcher is host else 'phone'}")
+    screenshot(player, f"building-a-set-{'desktop' if player is host else 'phone'}")
+    player.click("#undo")
+    expect(player.locator(".table .set")).to_have_count(0)
+    player.click("#redo")
+    expect(player.locator(".table .set")).to_have_count(1)
+    player.click("#reset")
+    expect(player.locator(".table .set")).to_have_count(0)
+    player.click("#draw")
+    watcher.wait_for_selector("main.game.my-turn")
+    expect(watcher.locator(".chip.pool")).to_have_text(f"Pool: {pool - 1}")
+    expect(watcher.locator(".table.live")).to_have_count(0)
+
+    # The guest reloads mid-game and is back in their seat with the same rack.
+    guest_rack = sorted(rack_tiles(guest))
+    guest.reload()
+    guest.wait_for_selector(".rack .tile")
+    expect(guest.locator(".player.me")).to_contain_text("Caio (you)")
+    assert sorted(rack_tiles(guest)) == guest_rack
+
+    # A network drop: the page says so, reconnects by itself and goes on.
+    host.evaluate("window.tilerummy.drop()")
+    expect(host.locator("#connection")).to_have_class(re.compile(r"\bshow\b"))
+    expect(host.locator("#connection")).not_to_have_class(re.compile(r"\bshow\b"))
+    expect(host.locator(".player.me")).to_contain_text("Bea (you)")
+    whose = host if host.locator("main.game.my-turn").count() else guest
+    whose.click("#draw")
+    expect(host.locator(".chip.pool")).to_have_text(f"Pool: {pool - 2}")
+    expect(guest.locator(".chip.pool")).to_have_text(f"Pool: {pool - 2}")
+    screenshot(guest, "two-players-phone")
+    screenshot(host, "two-players-desktop")
+    _no_page_errors(host, guest)
+    host.context.close()
+    guest.context.close()
+
+
+def test_the_language_follows_the_browser_and_the_switch(server: ServerProcess, browser: Browser) -> None:
+    page = _page(browser, PHONE, locale="it-IT")
+    page.goto(server.url)
+    expect(page.locator("#play-bots")).to_have_text("Gioca contro il computer")
+    page.select_option("header select.lang", "es")
+    expect(page.locator("#play-bots")).to_have_text("Jugar contra el ordenador")
+    page.reload()
+    expect(page.locator("#play-bots")).to_have_text("Jugar contra el ordenador")
+    page.select_option("header select.lang", "pt")
+    expect(page.locator("#play-bots")).to_have_text("Jogar contra o computador")
+    screenshot(page, "home-portuguese-phone")
+    _no_page_errors(page)
+    page.context.close()
+
+
+def test_the_pages_set_rules_agree_with_the_engine(server: ServerProcess, browser: Browser) -> None:
+    rng = random.Random(5)
+    faces = [str(tile) for tile in NUMBERED_TILES] + ["J"]
+    sets: list[list[str]] = []
+    for _ in range(400):
+        if rng.random() < 0.5:
+            # Near-runs and near-groups, where the rules are subtle.
+            colour, start = rng.choice("RBYK"), rng.randint(1, 13)
+            sets.append(
+                [
+                    f"{colour}{(start + i - 1) % 13 + 1}" if rng.random() > 0.25 else "J"
+                    for i in range(rng.randint(2, 6))
+                ]
+            )
+        else:
+            sets.append(rng.sample(faces, rng.randint(2, 5)))
+    sets += [
+        ["R12", "R13", "R1"],
+        ["J", "R1", "R2"],
+        ["R13", "J", "J"],
+        ["R10", "J(B10)", "J(Y10)"],
+        ["K10", "B10", "J"],
+    ]
+    page = _page(browser, DESKTOP)
+    page.goto(server.url)
+    for wrap in (False, True):
+        readings = page.evaluate(
+            """async ([sets, wrap]) => {
+                const rules = await import('/static/js/rules.js');
+                return sets.map(set => rules.readSet(set, {wrap}));
+            }""",
+            [sets, wrap],
+        )
+        for tiles, reading in zip(sets, readings, strict=True):
+            try:
+                meld = Meld.parse(" ".join(tiles), wrap=wrap)
+            except InvalidMeld:
+                assert not reading["ok"], (tiles, wrap, reading)
+            else:
+                assert reading["ok"], (tiles, wrap, reading)
+                assert (reading["kind"], reading["value"]) == (meld.kind.value, meld.value), (tiles, wrap)
+    page.context.close()
+
+
+def test_every_text_is_in_every_language() -> None:
+    catalogues = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in (STATIC / "i18n").glob("*.json")}
+    assert set(catalogues) == {"en", "es", "it", "pt"}
+    english = catalogues["en"]
+    for language, catalogue in catalogues.items():
+        assert set(catalogue) == set(english), (language, set(english) ^ set(catalogue))
+        for key, text in catalogue.items():
+            assert text.strip(), (language, key)
+            assert set(re.findall(r"\{(\w+)\}", text)) == set(re.findall(r"\{(\w+)\}", english[key])), (language, key)
+    scripts = "\n".join(path.read_text(encoding="utf-8") for path in (STATIC / "js").glob("*.js"))
+    used = set(re.findall(r'\bt\(\s*"([a-z0-9_]+)"', scripts))
+    for pair in re.findall(r'\bt\([^()"]*\? "([a-z0-9_]+)" : "([a-z0-9_]+)"', scripts):
+        used |= set(pair)
+    assert used - set(english) == set(), "texts the page asks for that no catalogue has"
