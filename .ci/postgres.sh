@@ -39,7 +39,7 @@ for _ in $(seq 1 30); do
     as_postgres psql -p "$cluster_port" -tAc "SELECT 1" >/dev/null 2>&1 && break
     sleep 1
 done
-as_postgres psql -p "$cluster_port" -v ON_ERROR_STOP=1 -tAc \
+as_postgres psql -q -p "$cluster_port" -v ON_ERROR_STOP=1 -tAc \
     "DO \$\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$user') THEN CREATE ROLE $user LOGIN PASSWORD '$password'; END IF; END \$\$;" >&2 \
     || { log "could not create the role"; exit 0; }
 if [ "$(as_postgres psql -p "$cluster_port" -tAc "SELECT 1 FROM pg_database WHERE datname = '$database'")" != 1 ]; then

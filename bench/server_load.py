@@ -5,7 +5,9 @@ temporary folder), opens N rooms of two people, and has both clients of every
 room take turns (each turn a draw, or a pass once the pool is empty, after a
 think time) until each game has made its number of moves. It reports the
 round trip of every action (sent to its acknowledgement: applied, stored and
-announced), errors, and the CPU the server used.
+announced), errors, and the CPU the server used. Every game is set up
+first (connections, rooms, deals); the figures are those of the play that
+follows, all games at once.
 
     python bench/server_load.py --games 100
     python bench/server_load.py --games 500 --moves 20
@@ -26,6 +28,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +43,10 @@ class Results:
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     games_done: int = 0
+    games_ready: int = 0
+    #: Set once every game is set up (or failed): then the measured play begins.
+    all_ready: asyncio.Event = field(default_factory=asyncio.Event)
+    setup_seconds: float = 0.0
 
 
 def free_port() -> int:
@@ -86,7 +93,16 @@ class Player:
             pass
 
 
-async def play_game(url: str, index: int, moves: int, think: float, results: Results) -> None:
+@dataclass(frozen=True)
+class Workload:
+    games: int
+    moves: int
+    think: float
+    ramp: float
+    preset: str
+
+
+async def play_game(url: str, index: int, load: Workload, results: Results, ready: asyncio.Future[None]) -> None:
     async with connect(url, max_size=2**22) as host_socket, connect(url, max_size=2**22) as guest_socket:
         host = Player(host_socket, f"Host {index}", results)
         guest = Player(guest_socket, f"Guest {index}", results)
@@ -97,6 +113,7 @@ async def play_game(url: str, index: int, moves: int, think: float, results: Res
                 {
                     "type": "create_room",
                     "seats": [{"kind": "person"}, {"kind": "person"}],
+                    "rules": {"preset": load.preset},
                     "options": {"public": False},
                 }
             )
@@ -114,10 +131,12 @@ async def play_game(url: str, index: int, moves: int, think: float, results: Res
             results.errors.append(f"start_game: {started}")
             return
         state = started["game"]
-        for _ in range(moves):
+        ready.set_result(None)
+        await results.all_ready.wait()
+        for _ in range(load.moves):
             if state["result"] is not None:
                 break
-            await asyncio.sleep(random.uniform(0.5 * think, 1.5 * think))
+            await asyncio.sleep(random.uniform(0.5 * load.think, 1.5 * load.think))
             player = players[state["turn"]]
             sent = time.perf_counter()
             reply = await player.reply(await player.send({"type": "draw" if state["pool_size"] else "pass"}))
@@ -129,18 +148,30 @@ async def play_game(url: str, index: int, moves: int, think: float, results: Res
         results.games_done += 1
 
 
-async def run_load(url: str, games: int, moves: int, think: float, ramp: float) -> tuple[Results, float]:
+async def run_load(url: str, load: Workload, on_ready: Callable[[], None]) -> tuple[Results, float]:
+    """Set every game up, then play them all at once; the time returned is the play's."""
     results = Results()
+    loop = asyncio.get_running_loop()
+    readiness = [loop.create_future() for _ in range(load.games)]
 
     async def one(index: int) -> None:
-        await asyncio.sleep(index / ramp)
+        await asyncio.sleep(index / load.ramp)
         try:
-            await play_game(url, index, moves, think, results)
+            await play_game(url, index, load, results, readiness[index])
         except Exception as error:
             results.errors.append(f"game {index}: {type(error).__name__}: {error}")
+        finally:
+            if not readiness[index].done():
+                readiness[index].set_result(None)
 
+    setup_started = time.perf_counter()
+    tasks = [asyncio.ensure_future(one(index)) for index in range(load.games)]
+    await asyncio.gather(*readiness)
+    results.setup_seconds = time.perf_counter() - setup_started
+    on_ready()
     started = time.perf_counter()
-    await asyncio.gather(*(one(index) for index in range(games)))
+    results.all_ready.set()
+    await asyncio.gather(*tasks)
     return results, time.perf_counter() - started
 
 
@@ -156,6 +187,7 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a client waits before it moves")
     parser.add_argument("--ramp", type=float, default=50.0, help="games started a second")
     parser.add_argument("--seed", type=int, default=1, help="seed of the think times")
+    parser.add_argument("--rules", default="standard", metavar="PRESET", help="the games' rules preset")
     args = parser.parse_args()
     if args.games < 1 or args.moves < 1 or args.think < 0 or args.ramp <= 0:
         parser.error("--games and --moves are 1 or more, --think 0 or more, --ramp more than 0")
@@ -187,13 +219,17 @@ def main() -> int:
                         break
                 except OSError:
                     time.sleep(0.05)
-            server_cpu_before = cpu_seconds(server.pid)
-            client_cpu_before = time.process_time()
-            results, wall = asyncio.run(
-                run_load(f"ws://127.0.0.1:{port}/ws", args.games, args.moves, args.think, args.ramp)
-            )
-            server_cpu = cpu_seconds(server.pid) - server_cpu_before
-            client_cpu = time.process_time() - client_cpu_before
+            before: dict[str, float] = {}
+
+            def mark() -> None:
+                before["server"] = cpu_seconds(server.pid)
+                before["client"] = time.process_time()
+
+            url = f"ws://127.0.0.1:{port}/ws"
+            load = Workload(args.games, args.moves, args.think, args.ramp, args.rules)
+            results, wall = asyncio.run(run_load(url, load, mark))
+            server_cpu = cpu_seconds(server.pid) - before["server"]
+            client_cpu = time.process_time() - before["client"]
             memory = resident_mib(server.pid)
         finally:
             server.send_signal(signal.SIGTERM)
@@ -204,7 +240,8 @@ def main() -> int:
     actions = len(latencies_ms)
     print(
         f"server_load: {args.games} games ({2 * args.games} clients), {args.moves} moves each, "
-        f"think {args.think:g} s; {actions} actions in {wall:.1f} s ({actions / wall:.0f} actions/s)"
+        f"think {args.think:g} s, rules {args.rules}; set up in {results.setup_seconds:.1f} s; "
+        f"then {actions} actions in {wall:.1f} s ({actions / wall:.0f} actions/s)"
     )
     if latencies_ms:
         print(
@@ -217,7 +254,7 @@ def main() -> int:
     for error in results.errors[:5]:
         print(f"  {error[:200]}")
     print(
-        f"server CPU: {server_cpu:.1f} s over {wall:.1f} s ({100 * server_cpu / wall:.0f}% of one core), "
+        f"during play: server CPU {server_cpu:.1f} s over {wall:.1f} s ({100 * server_cpu / wall:.0f}% of one core), "
         f"resident memory {memory:.0f} MiB; load clients CPU: {client_cpu:.1f} s"
     )
     return 0 if not results.errors and not server_errors else 1

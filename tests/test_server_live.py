@@ -18,6 +18,7 @@ from websockets.sync.client import connect
 
 from tilerummy import GameRecord, Rules, best_opening, parse_tiles
 from tilerummy.bots import LEVELS
+from tilerummy.server.protocol import json_schema
 
 from .serverkit import Client, Message, ServerProcess, running_server
 
@@ -164,8 +165,9 @@ def test_bots_play_a_whole_game_while_the_host_watches(server: ServerProcess) ->
     host.request({"type": "start_game"})
     final = host.wait_for(lambda m: m["type"] == "game" and m["game"]["result"] is not None, timeout=60)
     assert final["game"]["rack"] is None and sum(final["game"]["result"]["scores"]) == 0
-    with urllib.request.urlopen(f"{server.url}/r/{host.code}", timeout=5) as page:
-        assert page.status == 200 and b"tilerummy" in page.read()
+    for path in (f"/r/{host.code}", "/static/index.html"):
+        with urllib.request.urlopen(f"{server.url}{path}", timeout=5) as page:
+            assert page.status == 200 and b"tilerummy" in page.read()
 
 
 def test_quick_match_pairs_two_people_and_starts(server: ServerProcess) -> None:
@@ -215,6 +217,14 @@ def test_a_player_reconnects_mid_turn_and_carries_on(server: ServerProcess) -> N
     turn = started if my_turn(started, ana) else ana.wait_for(lambda m: my_turn(m, ana))
     rack = turn["game"]["rack"]
     shown = [[rack[0]]]
+    unheld = next(
+        f"{colour}{number}" for colour in "RBYK" for number in range(1, 14) if f"{colour}{number}" not in rack
+    )
+    refused = ana.request({"type": "live_table", "sets": [[unheld]]})
+    assert (refused["reason"], refused["detail"]) == (
+        "not_in_rack",
+        f"{unheld} is neither on the table nor in your rack",
+    )
     ana.send({"type": "live_table", "sets": shown})
     live = watcher.wait_for(lambda m: m["type"] == "live_table")
     assert (live["seat"], live["sets"]) == (ana.seat, shown)
@@ -379,6 +389,7 @@ def test_the_server_survives_malformed_and_hostile_messages(server: ServerProces
     newcomer.create([PERSON, bot(LEVELS[0])])
     assert newcomer.request({"type": "chat", "text": "hello, room"})["type"] == "chat"
     assert server.get("/healthz") == {"status": "ok"}
+    assert server.get("/protocol.schema.json") == json_schema()
     status, body = server.get_status("/api/nothing-here")
     assert status == 404 and body["error"] == "not_found"
 

@@ -452,6 +452,7 @@ def _add_serve(commands: Any) -> None:
     )
     serve.add_argument("--bot-workers", type=int, default=2, metavar="N", help="processes for bots (0: threads)")
     serve.add_argument("--max-rooms", type=int, default=2000, metavar="N", help="rooms open or playing at once")
+    serve.add_argument("--max-connections", type=int, default=5000, metavar="N", help="connections at once")
     serve.add_argument("--schema", action="store_true", help="print the protocol's JSON Schema and exit")
     serve.set_defaults(handler=_serve)
 
@@ -469,9 +470,14 @@ def _serve(args: argparse.Namespace) -> int:
         return 0
     if not 0 <= args.port <= 65535:
         raise TilerummyError(f"--port {args.port}: choose 0 to 65535")
-    if args.bot_workers < 0 or args.max_rooms < 1:
-        raise TilerummyError("--bot-workers is 0 or more and --max-rooms 1 or more")
-    settings = Settings(database=args.db, bot_workers=args.bot_workers, limits=ServerLimits(max_rooms=args.max_rooms))
+    if args.bot_workers < 0 or args.max_rooms < 1 or args.max_connections < 1:
+        raise TilerummyError("--bot-workers is 0 or more, --max-rooms and --max-connections 1 or more")
+    settings = Settings(
+        database=args.db,
+        bot_workers=args.bot_workers,
+        limits=ServerLimits(max_rooms=args.max_rooms),
+        max_connections=args.max_connections,
+    )
     serve(args.host, args.port, settings)
     return 0
 

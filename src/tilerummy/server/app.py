@@ -9,8 +9,8 @@ Routes (the browser client will be served under ``/``):
 - ``GET /api/rooms/{code}/games``: the games played in a room
 - ``GET /api/games/{game_id}/record``: a finished game's record (``tilerummy replay`` reads it)
 - ``WS /ws``: the game protocol (``docs/protocol.md``)
-- ``GET /``, ``GET /r/{code}`` (an invite link) and ``GET /replay/{game_id}``: the page for browsers,
-  whose scripts, styles and message catalogues are under ``GET /static/``
+- ``GET /``, ``GET /r/{code}`` (an invite link) and ``GET /replay/{game_id}``: the page for browsers
+- ``GET /static/...``: the browser client's files
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -38,7 +37,7 @@ from .connection import Connection
 from .hub import Hub
 from .limits import ServerLimits
 from .protocol import PROTOCOL_VERSION, json_schema
-from .store import Store, open_store
+from .store import Store, default_database_path, open_store
 
 log = logging.getLogger("tilerummy.server")
 
@@ -52,6 +51,7 @@ class Settings:
     bot_workers: int = 2
     limits: ServerLimits = field(default_factory=ServerLimits)
     bot_budget: float = 3.0
+    max_connections: int = 5000
     #: Printed once the server is ready, with the address to open.
     announce: str | None = None
 
@@ -152,6 +152,7 @@ ROUTES = [
     Route("/", page),
     Route("/r/{code}", page),
     Route("/replay/{game_id}", page),
+    # The browser client's files, shipped in the package.
     Mount("/static", StaticFiles(packages=[("tilerummy.server", "static")]), name="static"),
 ]
 
@@ -197,12 +198,13 @@ def serve(host: str, port: int, settings: Settings) -> None:
 
     # Listening on every address: the machine itself is one of them.
     shown_host = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
-    where = settings.database or str(_default_database())
+    where = settings.database or str(default_database_path())
     announced = Settings(
         database=settings.database,
         bot_workers=settings.bot_workers,
         limits=settings.limits,
         bot_budget=settings.bot_budget,
+        max_connections=settings.max_connections,
         announce=f"tilerummy {__version__} serving on http://{shown_host}:{port}/ (database: {_redact(where)})",
     )
     logging.basicConfig(
@@ -216,15 +218,11 @@ def serve(host: str, port: int, settings: Settings) -> None:
         ws_max_size=settings.limits.max_message_bytes * 4,
         # Messages are small: compressing them costs more CPU than the bytes are worth.
         ws_per_message_deflate=False,
+        # Beyond this many connections, new ones are refused (HTTP 503) rather than slowing everyone.
+        limit_concurrency=settings.max_connections,
         log_level="warning",
         lifespan="on",
     )
-
-
-def _default_database() -> Any:
-    from .store import default_database_path
-
-    return default_database_path()
 
 
 def _redact(where: str) -> str:

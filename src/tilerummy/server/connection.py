@@ -26,6 +26,8 @@ log = logging.getLogger("tilerummy.server")
 CLOSE_POLICY_VIOLATION = 1008
 CLOSE_TOO_SLOW = 1013
 
+HELLO_SECONDS = 30.0
+
 
 class Connection:
     def __init__(self, websocket: WebSocket, hub: Hub) -> None:
@@ -59,12 +61,19 @@ class Connection:
             except asyncio.QueueFull:
                 self._queue.get_nowait()
 
+    def _close_if_nameless(self) -> None:
+        if self.member.name is None:
+            self._refuse("hello_first", f"no hello within {HELLO_SECONDS:g} s")
+            self._close(CLOSE_POLICY_VIOLATION)
+
     def _refuse(self, reason: str, detail: str) -> None:
         self.send(Error(reason=reason, detail=detail).model_dump_json())
 
     async def run(self) -> None:
         await self.websocket.accept()
         writer = asyncio.ensure_future(self._write_loop())
+        # A connection that never says hello would hold its place forever.
+        hello_timer = asyncio.get_running_loop().call_later(HELLO_SECONDS, self._close_if_nameless)
         try:
             while self._close_code is None:
                 message = await self.websocket.receive()
@@ -76,6 +85,7 @@ class Connection:
         except Exception:
             log.exception("a connection failed")
         finally:
+            hello_timer.cancel()
             try:
                 await self.hub.leave(self.member, explicit=False, reply_to=None)
             except Exception:
@@ -86,13 +96,7 @@ class Connection:
             writer.cancel()
 
     async def _read(self, message: MutableMapping[str, Any]) -> None:
-        text = message.get("text")
-        if text is None:
-            self._refuse("bad_message", "send text frames holding JSON, not binary ones")
-            return
-        if len(text) > self.limits.max_message_bytes or len(text.encode()) > self.limits.max_message_bytes:
-            self._refuse("too_large", f"a message has at most {self.limits.max_message_bytes} bytes")
-            return
+        # Every frame counts against the rate, even one refused for its form.
         if not self._bucket.allow(self.hub.clock()):
             self._strikes += 1
             if self._strikes >= self.limits.max_strikes:
@@ -101,6 +105,13 @@ class Connection:
                 self._refuse("rate_limited", f"at most {self.limits.messages_per_second:g} messages a second")
             return
         self._strikes = 0
+        text = message.get("text")
+        if text is None:
+            self._refuse("bad_message", "send text frames holding JSON, not binary ones")
+            return
+        if len(text) > self.limits.max_message_bytes or len(text.encode()) > self.limits.max_message_bytes:
+            self._refuse("too_large", f"a message has at most {self.limits.max_message_bytes} bytes")
+            return
         try:
             parsed = parse_client_message(text)
         except BadMessage as error:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable, Coroutine, Iterable
+from collections import Counter
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -25,6 +26,7 @@ from ..errors import IllegalAction, Reason
 from ..game import Action, Draw, Game, Pass, Play, Timeout
 from ..melds import Token
 from ..records import GameRecord
+from ..tiles import Tile
 from .botpool import BotPool
 from .clock import Clock, wall_clock
 from .limits import ServerLimits, TokenBucket
@@ -174,11 +176,22 @@ class Hub:
         self._writer.shutdown(wait=True)
         self.bots.close()
 
+    async def _run(self, work: Callable[..., _T], *args: Any) -> _T:
+        """Run store work (and the engine work that goes with it) in order.
+
+        A store whose writes are quick (SQLite, no network) is called right here:
+        a thread would cost more, as it waits for the interpreter's lock behind the
+        loop. Others (PostgreSQL) run in the store's thread, off the loop.
+        """
+        if self.store.quick:
+            return work(*args)
+        return await asyncio.get_running_loop().run_in_executor(self._writer, work, *args)
+
     async def _read(self, reader: Callable[[], _T]) -> _T:
-        return await asyncio.get_running_loop().run_in_executor(self._writer, reader)
+        return await self._run(reader)
 
     async def _write(self, change: Change) -> None:
-        await asyncio.get_running_loop().run_in_executor(self._writer, self.store.commit, change)
+        await self._run(self.store.commit, change)
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coroutine)
@@ -344,7 +357,11 @@ class Hub:
             elif role == "player":
                 given_token = new_token()
                 seat = room.take_seat(member.name, given_token)
-                await self._save_room(room)
+                try:
+                    await self._save_room(room)
+                except StoreError:
+                    room.free(seat)
+                    raise
             self._enter(member, room, seat, host=host)
             member.send(
                 Joined(
@@ -439,10 +456,7 @@ class Hub:
         room.check_can_start()
         previous = (room.game, room.game_id, room.games_played, room.status)
         now = self.clock()
-        # Dealing looks for an initial meld in the first rack (the -200 rule): off the loop.
-        header = await asyncio.get_running_loop().run_in_executor(
-            self._writer, room.start_game, secrets.randbelow(2**63), now
-        )
+        header = await self._run(room.start_game, secrets.randbelow(2**63), now)
         assert room.game_id is not None
         try:
             await self._write(
@@ -478,10 +492,8 @@ class Hub:
         assert game is not None
         before_rack = len(game.rack(action.seat))
         try:
-            # One trip to the store's thread both applies and writes: the engine may think
-            # for milliseconds (the -200 rule looks for an initial meld in unmelded racks),
-            # and meanwhile the loop serves the other rooms.
-            await asyncio.get_running_loop().run_in_executor(self._writer, self._apply_and_store, room, action)
+            # Applied and written together: with a slow store, in one trip to its thread.
+            await self._run(self._apply_and_store, room, action)
         except IllegalAction as error:
             if member is not None:
                 member.send(_error(error.reason, error.detail, reply_to))
@@ -511,7 +523,7 @@ class Hub:
         return True
 
     def _apply_and_store(self, room: Room, action: Action) -> None:
-        """In the store's thread, under the room's lock: apply, then write in one transaction.
+        """Under the room's lock: apply, then write in one transaction.
 
         :raises IllegalAction: the action is refused; nothing changed.
         :raises StoreError: the write failed; the action is undone.
@@ -602,7 +614,7 @@ class Hub:
         assert game is not None
         await asyncio.sleep(room.options.bot_delay)
         async with room.lock:
-            # Read under the lock: an action may be under way in an engine thread.
+            # Read under the lock: an action may be under way in the store's thread.
             if room.game is not game or len(game.actions) != moves:
                 return
             seat = game.turn
@@ -658,12 +670,18 @@ class Hub:
         assert game is not None
         if game.turn != seat:
             raise RoomError(Reason.NOT_YOUR_TURN.value, "only the player whose turn it is shows a live table")
+        shown: Counter[Tile] = Counter()
         for tiles in message.sets:
             for text in tiles:
                 try:
-                    Token.parse(text)
+                    shown[Token.parse(text).tile] += 1
                 except ValueError:
                     raise RoomError("bad_tile", f"{text!r} is not a tile") from None
+        # Only tiles the player could really lay out: what is on the table and in their rack.
+        unheld = shown - game.table.tiles() - Counter(game.rack_tiles(seat))
+        if unheld:
+            tile = min(unheld)
+            raise RoomError(Reason.NOT_IN_RACK.value, f"{tile} is neither on the table nor in your rack")
         room.live = LiveTableUpdate(seat=seat, moves=len(game.actions), sets=message.sets)
         text = room.live.model_dump_json()
         for other in self._runtime[room.code].members:
@@ -725,18 +743,20 @@ class Hub:
     def _broadcast_game(
         self, room: Room, info: GameEventInfo, *, reply_to: RequestId | None, replier: Member | None
     ) -> None:
+        """Each member gets the event with their own seat's view (encoded once per seat)."""
         now = self.clock()
-        by_seat: dict[int | None, GameEvent] = {}
-        for member in _members_in_order(self._runtime[room.code].members):
-            event = by_seat.get(member.seat)
-            if event is None:
+        by_seat: dict[int | None, tuple[GameEvent, str]] = {}
+        for member in self._runtime[room.code].members:
+            encoded = by_seat.get(member.seat)
+            if encoded is None:
                 state = room.game_state(member.seat)
                 assert state is not None
-                event = by_seat[member.seat] = GameEvent(seq=room.seq, now=now, event=info, game=state)
+                event = GameEvent(seq=room.seq, now=now, event=info, game=state)
+                encoded = by_seat[member.seat] = (event, event.model_dump_json())
             if member is replier:
-                member.send(event.model_copy(update={"reply_to": reply_to}))
+                member.send(encoded[0].model_copy(update={"reply_to": reply_to}))
             else:
-                member.send(event)
+                member.outbox.send(encoded[1])
 
     # --- Lobby -----------------------------------------------------------------
 
@@ -774,10 +794,6 @@ class Hub:
         self._cancel_timers(runtime)
         del self.rooms[room.code]
         await self._write(Change(room=(room.code, "closed", room.to_data(), self.clock())))
-
-
-def _members_in_order(members: Iterable[Member]) -> list[Member]:
-    return list(members)
 
 
 def _table_text(sets: list[list[str]]) -> str:

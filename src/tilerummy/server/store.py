@@ -106,6 +106,9 @@ class StoredGame:
 
 
 class Store(Protocol):
+    #: Whether a write takes well under a millisecond (no network, no sync to disk).
+    quick: bool
+
     def commit(self, change: Change) -> None: ...
 
     def rooms(self, *, active_only: bool) -> list[dict[str, Any]]: ...
@@ -218,6 +221,8 @@ class _SqlStore:
 
 
 class SqliteStore(_SqlStore):
+    quick = True
+
     def __init__(self, path: Path) -> None:
         super().__init__()
         self.path = path
@@ -241,6 +246,7 @@ class SqliteStore(_SqlStore):
 
 class PostgresStore(_SqlStore):
     _placeholder = "%s"
+    quick = False
 
     def __init__(self, url: str) -> None:
         super().__init__()
