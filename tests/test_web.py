@@ -158,6 +158,7 @@ def test_a_newcomer_plays_a_whole_game_against_a_bot(server: ServerProcess, brow
 def test_two_people_play_in_a_private_room_joined_by_its_link(server: ServerProcess, browser: Browser) -> None:
     host = _page(browser, DESKTOP)
     host.goto(server.url)
+    screenshot(host, "home-desktop")
     host.fill("#name", "Bea")
     host.check("#room-hints")
     host.click("#create-room")

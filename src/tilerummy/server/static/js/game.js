@@ -212,6 +212,10 @@ export class GameScreen {
       list.splice(index === null ? list.length : Math.min(index, list.length), 0, ...tiles);
       this.selected.clear();
     });
+    if (target === "new") {
+      const made = this.root.querySelector(`[data-drop="set:${this.work.sets.length - 1}"]`);
+      if (made) made.scrollIntoView({ block: "nearest" });
+    }
     beep("place");
     return true;
   }
@@ -507,8 +511,9 @@ export class GameScreen {
       h(
         "div",
         { class: "group" },
-        button("sort-colour", "1 2 3", () => this.sortRack("colour"), { title: t("sort_runs"), className: "icon-text" }),
-        button("sort-number", "7 7 7", () => this.sortRack("number"), { title: t("sort_groups"), className: "icon-text" }),
+        // The labels show what each order lines up: a run of one colour, or a group of one number.
+        button("sort-colour", ["1", "2", "3"].map((digit) => h("span", { class: "c-R" }, digit)), () => this.sortRack("colour"), { title: t("sort_runs"), className: "icon-text" }),
+        button("sort-number", ["R", "B", "Y"].map((colour) => h("span", { class: `c-${colour}` }, "7")), () => this.sortRack("number"), { title: t("sort_groups"), className: "icon-text" }),
       ),
       h(
         "div",
