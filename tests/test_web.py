@@ -114,7 +114,9 @@ def test_a_newcomer_plays_a_whole_game_against_a_bot(server: ServerProcess, brow
 
     opened = False
     drew = False
-    for _turn in range(200):
+    for turn in range(200):
+        if turn == 12:
+            screenshot(page, "newcomer-midgame-phone")
         _my_turn(page)
         if _over(page):
             break
@@ -151,6 +153,14 @@ def test_a_newcomer_plays_a_whole_game_against_a_bot(server: ServerProcess, brow
     page.click("#replay-last")
     expect(page.locator("#replay-scores")).to_be_visible()
     screenshot(page, "replay-phone")
+    _no_page_errors(page)
+
+    # Back in the room (a new page load: the seat's token brings the host back), and a new game.
+    page.go_back()
+    expect(page.locator("#scores")).to_be_visible()
+    page.click("#rematch")
+    expect(page.locator(".overlay")).to_have_count(0)
+    expect(page.locator(".player.me")).to_contain_text("Ana (you)")
     _no_page_errors(page)
     page.context.close()
 
