@@ -397,7 +397,7 @@ export class GameScreen {
     );
 
     this.root.replaceChildren(
-      this.api.header(this.clockChip(), h("span", { class: "chip pool", title: t("pool_title") }, t("pool", { n: game.pool_size }))),
+      this.api.header(this.clockChip()),
       h(
         "main",
         { class: `game ${mine ? "my-turn" : ""}` },
@@ -453,6 +453,7 @@ export class GameScreen {
           info.stand_in ? h("span", { class: "badge" }, t("stand_in")) : info.connected === false ? h("span", { class: "badge" }, t("away")) : null,
         );
       }),
+      h("div", { class: "chip pool", title: t("pool_title") }, t("pool", { n: game.pool_size })),
     );
   }
 
