@@ -16,7 +16,8 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/tilerummy serve
+	@echo "Starting the game server: open the address below in a browser to play (Ctrl-C stops it)."
+	@$(BIN)/tilerummy serve
 
 # The browser tests drive Debian's Chromium; install it only when it is missing.
 browser:
