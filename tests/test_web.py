@@ -128,6 +128,8 @@ def test_a_newcomer_plays_a_whole_game_against_a_bot(server: ServerProcess, brow
                 continue
         else:
             # After the opening: the hint's play when there is one.
+            # The hint's answer is a message: clear any earlier one, so the wait is for this answer.
+            page.evaluate("document.getElementById('toast')?.classList.remove('show')")
             page.click("#hint")
             page.wait_for_function("() => document.querySelector('#toast.show')")
             if page.locator("#end-turn").is_enabled():
