@@ -87,3 +87,24 @@ def test_a_room_without_hints_refuses_them(tmp_path: Path) -> None:
         hub.store.close()
 
     asyncio.run(scenario())
+
+
+def test_one_hint_at_a_time(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        hub = Hub(open_store(str(tmp_path / "db.sqlite3")), BotPool(0))
+        await hub.start()
+        ana, bruno, game = await _two_player_game(hub, hints=True)
+        player = ana if game["turn"] == 0 else bruno
+        inbox = player.outbox
+        assert isinstance(inbox, Inbox)
+        before = len(inbox.messages)
+        await asyncio.gather(
+            *(hub.handle(player, parse_client_message(json.dumps({"type": "hint", "id": n}))) for n in (1, 2))
+        )
+        answers = {message["reply_to"]: message for message in inbox.messages[before:]}
+        assert answers[1]["type"] == "hint"
+        assert (answers[2]["type"], answers[2]["reason"]) == ("error", "rate_limited")
+        await hub.close()
+        hub.store.close()
+
+    asyncio.run(scenario())

@@ -134,6 +134,7 @@ class Hub:
         # One thread keeps writes in order and off the event loop; actions are applied there too.
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._tasks: set[asyncio.Task[None]] = set()
+        self._hinting: set[Member] = set()
 
     # --- Life cycle ----------------------------------------------------------
 
@@ -641,6 +642,9 @@ class Hub:
                 await self._act(room, fallback, stand_in=stand_in)
 
     async def _hint(self, member: Member, reply_to: RequestId | None) -> None:
+        # One hint at a time per connection: hints share the bots' workers.
+        if member in self._hinting:
+            raise RoomError("rate_limited", "a hint is already being worked out")
         room = self._room_of(member)
         async with room.lock:
             if not room.options.hints:
@@ -652,7 +656,11 @@ class Hub:
                 raise RoomError(Reason.NOT_YOUR_TURN.value, "hints are given on your own turn")
             view = game.view(seat)
         # The solver thinks outside the room's lock, so the room's clock and others' messages go on.
-        solution = await self.bots.suggest(view, self.bot_budget)
+        self._hinting.add(member)
+        try:
+            solution = await self.bots.suggest(view, self.bot_budget)
+        finally:
+            self._hinting.discard(member)
         if solution is None:
             member.send(Hint(sets=None, placed=[], reply_to=reply_to))
         else:
