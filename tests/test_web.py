@@ -243,6 +243,12 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ServerProc
     expect(host.locator(".chip.pool")).to_have_text(f"Pool: {pool - 2}")
     expect(guest.locator(".chip.pool")).to_have_text(f"Pool: {pool - 2}")
     screenshot(guest, "two-players-phone")
+    # How to play, over the game.
+    guest.click("#help")
+    expect(guest.locator(".help-dialog")).to_contain_text("From the keyboard")
+    screenshot(guest, "help-phone")
+    guest.keyboard.press("Escape")
+    expect(guest.locator(".help-dialog")).to_have_count(0)
     # Tiles as playing cards.
     host.click("header button[aria-label='Show tiles as playing cards']")
     expect(host.locator(".rack .tile.card").first).to_be_visible()

@@ -7,6 +7,8 @@ import { beep, h, icon, tileFace, tileLabel, toast } from "./ui.js";
 const DRAG_THRESHOLD = 6;
 const CLOCK_WARNING_SECONDS = 15;
 const LIVE_TABLE_DELAY_MS = 150;
+const AUTOSCROLL_EDGE = 36;
+const AUTOSCROLL_STEP = 12;
 
 // Tiles are {id, t}: ids starting "t" were on the table when the turn began, "r" come from the rack.
 const fromRack = (tile) => tile.id[0] === "r";
@@ -346,6 +348,11 @@ export class GameScreen {
     if (this.drag && this.drag.started) return;
     const focused = document.activeElement;
     const focusKey = focused && focused.dataset ? focused.dataset.id || focused.dataset.drop : null;
+    // The screen is drawn anew: keep where the table and rack were scrolled to.
+    const scrolled = [".table", ".rack"].map((selector) => {
+      const element = this.root.querySelector(selector);
+      return element ? element.scrollTop : 0;
+    });
     const mine = this.myTurn;
     const check = mine ? this.check() : null;
     const sets = this.live && !mine ? this.live.map((tiles, index) => ({ orig: null, tiles: tiles.map((text, place) => ({ id: `l${index}-${place}`, t: text })) })) : this.work.sets;
@@ -397,7 +404,7 @@ export class GameScreen {
     );
 
     this.root.replaceChildren(
-      this.api.header(this.clockChip()),
+      this.api.header(this.clockChip(), h("button", { class: "icon help", id: "help", title: t("help"), "aria-label": t("help"), onclick: () => showHelp() }, "?")),
       h(
         "main",
         { class: `game ${mine ? "my-turn" : ""}` },
@@ -409,6 +416,10 @@ export class GameScreen {
       ),
       ...(game.result ? [this.resultDialog()] : []),
     );
+    [".table", ".rack"].forEach((selector, index) => {
+      const element = this.root.querySelector(selector);
+      if (element) element.scrollTop = scrolled[index];
+    });
     if (focusKey) {
       const again = this.root.querySelector(`[data-id="${focusKey}"], [data-drop="${focusKey}"]`);
       if (again) again.focus({ preventScroll: true });
@@ -644,6 +655,15 @@ export class GameScreen {
     }
     event.preventDefault();
     drag.ghost.style.transform = `translate(${event.clientX - 20}px, ${event.clientY - 30}px)`;
+    // Near the table's top or bottom edge, the table scrolls, to reach sets out of view.
+    const table = this.root.querySelector(".table");
+    if (table) {
+      const box = table.getBoundingClientRect();
+      if (event.clientX >= box.left && event.clientX <= box.right) {
+        if (event.clientY < box.top + AUTOSCROLL_EDGE && event.clientY > box.top - AUTOSCROLL_EDGE) table.scrollTop -= AUTOSCROLL_STEP;
+        else if (event.clientY > box.bottom - AUTOSCROLL_EDGE && event.clientY < box.bottom + AUTOSCROLL_EDGE) table.scrollTop += AUTOSCROLL_STEP;
+      }
+    }
     const target = this.dropTargetAt(event.clientX, event.clientY);
     if (drag.over !== target) {
       if (drag.over) drag.over.classList.remove("over");
@@ -759,6 +779,31 @@ export class GameScreen {
 }
 
 // --- Helpers -------------------------------------------------------------------
+
+// How to play and the keys, over the game (outside the screen, which is redrawn as the game goes on).
+function showHelp() {
+  const close = () => {
+    overlay.remove();
+    document.removeEventListener("keydown", onKey);
+  };
+  const onKey = (event) => event.key === "Escape" && close();
+  const overlay = h(
+    "div",
+    { class: "overlay help-overlay", onclick: (event) => event.target === overlay && close() },
+    h(
+      "div",
+      { class: "dialog help-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "help-title" },
+      h("h2", { id: "help-title" }, t("how_title")),
+      h("ul", {}, ["how_goal", "how_sets", "how_first", "how_turn", "how_jokers"].map((key) => h("li", {}, t(key)))),
+      h("h3", {}, t("keys_title")),
+      h("ul", {}, ["key_pick", "key_arrows", "key_new", "key_undo", "key_escape"].map((key) => h("li", {}, t(key)))),
+      h("button", { class: "primary", id: "help-close", onclick: close }, t("close")),
+    ),
+  );
+  document.addEventListener("keydown", onKey);
+  document.body.append(overlay);
+  overlay.querySelector("#help-close").focus();
+}
 
 function signed(number) {
   return number > 0 ? `+${number}` : String(number);
