@@ -173,11 +173,13 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ServerProc
     screenshot(host, "home-desktop")
     host.fill("#name", "Bea")
     host.check("#room-hints")
+    host.select_option("#room-preset", "classic")
     host.click("#create-room")
     host.wait_for_selector("#invite")
     invite = host.input_value("#invite")
     assert re.fullmatch(r"http://127\.0\.0\.1:\d+/r/[A-Z0-9]{6}", invite), invite
     expect(host.locator("#start")).to_be_disabled()
+    expect(host.locator(".rules")).to_contain_text("First play worth more than 30 points")
     screenshot(host, "room-desktop")
 
     guest = _page(browser, PHONE, touch=True)

@@ -2,7 +2,7 @@
 
 import { t } from "./i18n.js";
 import { bareToken, byColour, byNumber, readSet } from "./rules.js";
-import { beep, h, icon, tileFace, tileLabel, toast } from "./ui.js";
+import { beep, h, icon, settings, tileFace, tileLabel, toast } from "./ui.js";
 
 const DRAG_THRESHOLD = 6;
 const CLOCK_WARNING_SECONDS = 15;
@@ -60,6 +60,7 @@ export class GameScreen {
     document.removeEventListener("keydown", this.handlers.key);
     clearInterval(this.clockTimer);
     document.body.classList.remove("in-game");
+    document.title = "tilerummy";
     this.endDrag();
   }
 
@@ -271,7 +272,8 @@ export class GameScreen {
     else if (invalid >= 0) reason = t("reason_invalid_set", { n: invalid + 1 });
     else if (touched) reason = t("reason_touch_table");
     else if (!melded && (strict ? meldValue <= need : meldValue < need)) reason = t(strict ? "reason_meld_low_strict" : "reason_meld_low", { value: meldValue, need });
-    return { readings, placed, melded, meldValue, need, reason };
+    const enough = strict ? meldValue > need : meldValue >= need;
+    return { readings, placed, melded, meldValue, need, enough, reason };
   }
 
   async endTurn() {
@@ -346,6 +348,8 @@ export class GameScreen {
     const game = this.game;
     if (!game) return;
     if (this.drag && this.drag.started) return;
+    if (!settings.cardsChosen) settings.cards = this.rules.display === "cards";
+    document.title = this.myTurn ? `● ${t("your_turn")} · tilerummy` : "tilerummy";
     const focused = document.activeElement;
     const focusKey = focused && focused.dataset ? focused.dataset.id || focused.dataset.drop : null;
     // The screen is drawn anew: keep where the table and rack were scrolled to.
@@ -500,8 +504,7 @@ export class GameScreen {
     } else if (check) {
       parts.push(h("strong", {}, t("your_turn")));
       if (!check.melded) {
-        const enough = check.meldValue >= check.need;
-        parts.push(h("span", { class: `meld ${enough ? "enough" : ""}`, id: "meld-counter", title: t("meld_title", { need: check.need }) }, t("meld_counter", { value: check.meldValue, need: check.need })));
+        parts.push(h("span", { class: `meld ${check.enough ? "enough" : ""}`, id: "meld-counter", title: t("meld_title", { need: check.need }) }, t("meld_counter", { value: check.meldValue, need: check.need })));
       }
       parts.push(h("span", { class: "reason", id: "turn-reason" }, check.reason || t("ready_to_end")));
     } else if (game.seat === null) {

@@ -357,9 +357,9 @@ function readName() {
   if (input) rename(input.value);
 }
 
-async function createRoom(seats, options, turnSeconds) {
+async function createRoom(seats, options, ruleOptions, preset = "standard") {
   readName();
-  const rules = { preset: "standard", options: { turn_seconds: turnSeconds } };
+  const rules = { preset, options: ruleOptions };
   const reply = await request({ type: "create_room", seats, rules, options });
   if (reply.type === "error") showError(reply);
 }
@@ -371,7 +371,7 @@ async function playBots() {
   const seats = [{ kind: "person" }, ...Array.from({ length: bots }, () => ({ kind: "bot", level }))];
   // A bot waits a moment before it plays, so its move can be followed (?bot_delay= changes it).
   const botDelay = Number(new URLSearchParams(location.search).get("bot_delay") ?? 1.0);
-  await createRoom(seats, { public: false, hints: true, auto_start: true, bot_delay: botDelay }, turn === "none" ? null : Number(turn));
+  await createRoom(seats, { public: false, hints: true, auto_start: true, bot_delay: botDelay }, { turn_seconds: turn === "none" ? null : Number(turn) });
 }
 
 async function createPrivate() {
@@ -381,7 +381,9 @@ async function createPrivate() {
   const seats = [...Array.from({ length: people }, () => ({ kind: "person" })), ...Array.from({ length: bots }, () => ({ kind: "bot", level: "simple" }))];
   if (seats.length < 2) seats.push({ kind: "bot", level: "simple" });
   const options = { public: document.getElementById("room-public").checked, hints: document.getElementById("room-hints").checked };
-  await createRoom(seats.slice(0, 4), options, turn === "none" ? null : Number(turn));
+  const preset = document.getElementById("room-preset").value;
+  const ruleOptions = { turn_seconds: turn === "none" ? null : Number(turn), display: document.getElementById("room-display").value };
+  await createRoom(seats.slice(0, preset === "six-player" ? 6 : 4), options, ruleOptions, preset);
 }
 
 let lobbyTimer = null;
@@ -430,10 +432,16 @@ function showHome() {
         h(
           "div",
           { class: "row" },
-          select("people", t("people"), [[2, "2"], [3, "3"], [4, "4"]], 2),
+          select("people", t("people"), [[2, "2"], [3, "3"], [4, "4"], [5, "5"], [6, "6"]], 2),
           select("room-bots", t("bots"), [[0, "0"], [1, "1"], [2, "2"]], 0),
-          select("room-turn", t("turn_time"), [[60, t("seconds", { n: 60 })], [120, t("seconds", { n: 120 })], ["none", t("no_limit")]], 120),
         ),
+        h(
+          "div",
+          { class: "row" },
+          select("room-turn", t("turn_time"), [[60, t("seconds", { n: 60 })], [120, t("seconds", { n: 120 })], ["none", t("no_limit")]], 120),
+          select("room-display", t("shown_as"), [["tiles", t("shown_tiles")], ["cards", t("shown_cards")]], "tiles"),
+        ),
+        select("room-preset", t("rules_preset"), [["standard", t("preset_standard")], ["classic", t("preset_classic")], ["house", t("preset_house")], ["six-player", t("preset_six")]], "standard"),
         h(
           "div",
           { class: "row checks" },
@@ -529,10 +537,12 @@ function showNamePrompt(code) {
 function rulesSummary(rules, options) {
   const items = [
     t("rule_turn", { seconds: rules.turn_seconds == null ? t("no_limit") : t("seconds", { n: rules.turn_seconds }) }),
-    t("rule_meld", { points: rules.initial_meld_points }),
+    t(rules.initial_meld_strict ? "rule_meld_strict" : "rule_meld", { points: rules.initial_meld_points }),
     t("rule_joker_penalty", { points: rules.joker_penalty }),
   ];
   if (rules.wrap) items.push(t("rule_wrap"));
+  if (rules.tile_set === "six-player") items.push(t("rule_six"));
+  if (rules.display === "cards") items.push(t("rule_cards"));
   if (options.hints) items.push(t("rule_hints"));
   return h("ul", { class: "rules" }, items.map((item) => h("li", {}, item)));
 }

@@ -44,10 +44,13 @@ const CARD_RANKS = { 1: "A", 11: "J", 12: "Q", 13: "K" };
 
 export const settings = {
   cards: localStorage.getItem("tilerummy.cards") === "1",
+  // Until the player picks, a game whose rules show cards shows cards.
+  cardsChosen: localStorage.getItem("tilerummy.cards") !== null,
   muted: localStorage.getItem("tilerummy.muted") === "1",
 };
 
 export function saveSettings() {
+  settings.cardsChosen = true;
   localStorage.setItem("tilerummy.cards", settings.cards ? "1" : "0");
   localStorage.setItem("tilerummy.muted", settings.muted ? "1" : "0");
 }
