@@ -462,7 +462,7 @@ export class GameScreen {
         return h(
           "div",
           { class: classes, "aria-current": seat === game.turn ? "true" : null },
-          h("span", { class: "name" }, info.kind === "bot" ? icon("bot") : null, seat === game.seat ? t("you_name", { name }) : name),
+          h("span", { class: "name" }, info.kind === "bot" ? icon("bot") : null, seat === game.seat ? t("you_name", { name }) : this.nameOf(seat)),
           h("span", { class: "count", title: t("rack_size_title") }, h("span", { class: "mini-tile", "aria-hidden": "true" }), t("tiles_n", { n: game.rack_sizes[seat] })),
           game.melded[seat] ? h("span", { class: "melded", title: t("melded") }, "✓") : null,
           info.stand_in ? h("span", { class: "badge" }, t("stand_in")) : info.connected === false ? h("span", { class: "badge" }, t("away")) : null,
@@ -470,6 +470,11 @@ export class GameScreen {
       }),
       h("div", { class: "chip pool", title: t("pool_title") }, t("pool", { n: game.pool_size })),
     );
+  }
+
+  // Bots are named in the player's language; people by the names they chose.
+  nameOf(seat) {
+    return playerName(this.game.players[seat], this.state.room && this.state.room.seats[seat]);
   }
 
   clockChip() {
@@ -508,9 +513,9 @@ export class GameScreen {
       }
       parts.push(h("span", { class: "reason", id: "turn-reason" }, check.reason || t("ready_to_end")));
     } else if (game.seat === null) {
-      parts.push(t("watching", { name: game.players[game.turn] }));
+      parts.push(t("watching", { name: this.nameOf(game.turn) }));
     } else {
-      parts.push(h("span", {}, t("their_turn", { name: game.players[game.turn] })), this.live ? h("span", { class: "muted" }, t("they_are_moving")) : null);
+      parts.push(h("span", {}, t("their_turn", { name: this.nameOf(game.turn) })), this.live ? h("span", { class: "muted" }, t("they_are_moving")) : null);
     }
     return h("div", { class: `status ${check && check.reason ? "" : "ok"}`, role: "status" }, parts);
   }
@@ -550,7 +555,7 @@ export class GameScreen {
   resultDialog() {
     const game = this.game;
     const result = game.result;
-    const winner = game.players[result.winner];
+    const winner = this.nameOf(result.winner);
     const order = game.players.map((name, seat) => seat).sort((a, b) => result.scores[b] - result.scores[a]);
     const totals = h("div", { id: "totals" });
     if (this.resultShownFor !== game.game_id) {
@@ -578,7 +583,7 @@ export class GameScreen {
               h(
                 "tr",
                 { class: seat === game.seat ? "me" : "" },
-                h("td", {}, seat === result.winner ? "★ " : "", game.players[seat]),
+                h("td", {}, seat === result.winner ? "★ " : "", this.nameOf(seat)),
                 h("td", {}, result.values ? result.values[seat] : ""),
                 h("td", { class: result.scores[seat] >= 0 ? "plus" : "minus" }, signed(result.scores[seat])),
               ),
@@ -782,6 +787,10 @@ export class GameScreen {
 }
 
 // --- Helpers -------------------------------------------------------------------
+
+export function playerName(name, seat) {
+  return seat && seat.kind === "bot" ? t("bot_name", { n: seat.seat + 1 }) : name;
+}
 
 // How to play and the keys, over the game (outside the screen, which is redrawn as the game goes on).
 function showHelp() {

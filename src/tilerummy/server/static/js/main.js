@@ -2,7 +2,7 @@
 
 import { LANGUAGES, chosenLanguage, language, setLanguage, t } from "./i18n.js";
 import { Connection } from "./net.js";
-import { GameScreen } from "./game.js";
+import { GameScreen, playerName } from "./game.js";
 import { beep, h, icon, saveSettings, settings, tileFace, toast } from "./ui.js";
 import { showReplay } from "./replay.js";
 
@@ -582,7 +582,7 @@ function showRoom() {
               "li",
               { class: seat.seat === state.seat ? "me" : "" },
               h("span", { class: `dot ${seat.connected ? "on" : ""}`, "aria-hidden": "true" }),
-              seat.kind === "bot" ? [icon("bot"), seat.name] : seat.name ? seat.name : h("em", { class: "muted" }, t("free_seat")),
+              seat.kind === "bot" ? [icon("bot"), playerName(seat.name, seat)] : seat.name ? seat.name : h("em", { class: "muted" }, t("free_seat")),
               seat.name && seat.name === room.host ? h("span", { class: "badge" }, t("host")) : null,
               seat.seat === state.seat ? h("span", { class: "badge" }, t("you")) : null,
             ),
