@@ -92,6 +92,9 @@ export class GameScreen {
     if (!event) return;
     const me = game.seat;
     if (game.result) {
+      // The result speaks for itself: an older message would only cover it.
+      const message = document.getElementById("toast");
+      if (message) message.className = "";
       beep(game.result.winner === me ? "win" : "place");
       if (game.result.went_out) this.banner(t("rummikub"));
     } else if (event.kind === "timeout" && event.seat === me) {
@@ -485,8 +488,9 @@ export class GameScreen {
     const clock = document.getElementById("clock");
     const game = this.game;
     if (!clock || !game) return;
+    clock.hidden = Boolean(game.result);
     if (game.result || game.deadline == null) {
-      clock.textContent = game.result ? "" : "∞";
+      clock.textContent = "∞";
       clock.className = "chip clock";
       return;
     }

@@ -2,7 +2,7 @@
 
 import { t } from "./i18n.js";
 import { bareToken } from "./rules.js";
-import { h, tileFace } from "./ui.js";
+import { h, icon, tileFace } from "./ui.js";
 
 const RACK_SIZE = 14;
 const STEP_MS = 900;
@@ -69,7 +69,9 @@ export async function showReplay(root, header, gameId) {
   let timer = null;
   const view = h("div", { class: "replay-view" });
   const slider = h("input", { type: "range", min: 0, max: list.length - 1, value: 0, "aria-label": t("replay_step"), oninput: (event) => go(Number(event.target.value)) });
-  const playButton = h("button", { class: "primary", id: "replay-play", onclick: () => toggle() }, t("replay_play_button"));
+  const playButton = h("button", { class: "primary", id: "replay-play", onclick: () => toggle() });
+  const showPlaying = (playing) => playButton.replaceChildren(icon(playing ? "pause" : "play"), t(playing ? "replay_pause" : "replay_play_button"));
+  showPlaying(false);
 
   function draw() {
     const frame = list[step];
@@ -114,16 +116,16 @@ export async function showReplay(root, header, gameId) {
     if (timer) {
       clearInterval(timer);
       timer = null;
-      playButton.textContent = t("replay_play_button");
+      showPlaying(false);
       return;
     }
     if (step === list.length - 1) go(0);
-    playButton.textContent = t("replay_pause");
+    showPlaying(true);
     timer = setInterval(() => {
       if (!document.body.contains(view) || step >= list.length - 1) {
         clearInterval(timer);
         timer = null;
-        playButton.textContent = t("replay_play_button");
+        showPlaying(false);
         return;
       }
       go(step + 1);
@@ -140,11 +142,11 @@ export async function showReplay(root, header, gameId) {
       h(
         "div",
         { class: "actions replay-controls" },
-        h("button", { class: "icon", "aria-label": t("replay_first"), title: t("replay_first"), onclick: () => go(0) }, "⏮"),
+        h("button", { class: "icon", "aria-label": t("replay_first"), title: t("replay_first"), onclick: () => go(0) }, icon("first")),
         h("button", { class: "icon", id: "replay-back", "aria-label": t("replay_back"), title: t("replay_back"), onclick: () => go(step - 1) }, "◀"),
         playButton,
         h("button", { class: "icon", id: "replay-next", "aria-label": t("replay_next"), title: t("replay_next"), onclick: () => go(step + 1) }, "▶"),
-        h("button", { class: "icon", id: "replay-last", "aria-label": t("replay_last"), title: t("replay_last"), onclick: () => go(list.length - 1) }, "⏭"),
+        h("button", { class: "icon", id: "replay-last", "aria-label": t("replay_last"), title: t("replay_last"), onclick: () => go(list.length - 1) }, icon("last")),
         slider,
         h("a", { class: "button secondary", href: `/api/games/${encodeURIComponent(gameId)}/record`, download: `tilerummy-${gameId}.json` }, t("replay_download")),
       ),

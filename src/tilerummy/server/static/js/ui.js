@@ -27,6 +27,10 @@ const ICONS = {
   bot: '<rect x="5" y="8" width="14" height="11" rx="3" fill="currentColor"/><circle cx="9.5" cy="13" r="1.6" fill="#fff"/><circle cx="14.5" cy="13" r="1.6" fill="#fff"/><path d="M12 4v4" stroke="currentColor" stroke-width="2"/><circle cx="12" cy="3.5" r="1.5" fill="currentColor"/>',
   clock: '<circle cx="12" cy="13" r="8" stroke="currentColor" stroke-width="2" fill="none"/><path d="M12 9v4l3 2M10 2h4" stroke="currentColor" stroke-width="2" stroke-linecap="round" fill="none"/>',
   cards: '<rect x="4" y="3" width="12" height="17" rx="2" fill="none" stroke="currentColor" stroke-width="2"/><path d="M10 8.5c-1.4-1.9-4 .2-2.2 2.1L10 13l2.2-2.4c1.8-1.9-.8-4-2.2-2.1z" fill="currentColor"/><path d="M18 6l2 .6-3.6 13.2-4.4-1.2" stroke="currentColor" stroke-width="2" fill="none"/>',
+  first: '<path d="M6 5v14" stroke="currentColor" stroke-width="2.5"/><path d="M19 5L8 12l11 7z" fill="currentColor"/>',
+  last: '<path d="M18 5v14" stroke="currentColor" stroke-width="2.5"/><path d="M5 5l11 7-11 7z" fill="currentColor"/>',
+  play: '<path d="M7 5l12 7-12 7z" fill="currentColor"/>',
+  pause: '<path d="M7 5h3.5v14H7zM13.5 5H17v14h-3.5z" fill="currentColor"/>',
   tiles: '<rect x="3" y="4" width="8" height="12" rx="2" fill="none" stroke="currentColor" stroke-width="2"/><rect x="13" y="8" width="8" height="12" rx="2" fill="none" stroke="currentColor" stroke-width="2"/><path d="M6 9h2M16 13h2" stroke="currentColor" stroke-width="2"/>',
 };
 
