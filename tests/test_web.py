@@ -271,6 +271,16 @@ def test_the_language_follows_the_browser_and_the_switch(server: ServerProcess, 
     page.select_option("header select.lang", "pt")
     expect(page.locator("#play-bots")).to_have_text("Jogar contra o computador")
     screenshot(page, "home-portuguese-phone")
+    # In the game too: a set's reason, in Spanish.
+    page.select_option("header select.lang", "es")
+    page.goto(f"{server.url}/?bot_delay=0")
+    page.click("#play-bots")
+    _my_turn(page)
+    page.locator(".rack .tile").first.click()
+    page.click("#new-set")
+    expect(page.locator(".set.invalid .verdict")).to_contain_text("Una combinación necesita al menos 3 fichas")
+    expect(page.locator("#end-turn")).to_have_text("Terminar turno")
+    screenshot(page, "game-spanish-phone")
     _no_page_errors(page)
     page.context.close()
 
