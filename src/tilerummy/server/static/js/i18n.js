@@ -38,5 +38,3 @@ export function t(key, params = {}) {
   const text = catalogue[key] ?? fallback[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
-
-export const has = (key) => key in catalogue || key in fallback;

@@ -9,7 +9,7 @@ import { showReplay } from "./replay.js";
 const app = document.getElementById("app");
 const SEATS_KEY = "tilerummy.seats";
 
-export const state = {
+const state = {
   name: localStorage.getItem("tilerummy.name") || "",
   connection: null,
   status: "connecting",
@@ -78,11 +78,11 @@ function whenOnline() {
   });
 }
 
-export function send(message) {
+function send(message) {
   return state.connection && state.connection.send(message);
 }
 
-export function request(message) {
+function request(message) {
   return whenOnline().then((connection) => connection.request(message));
 }
 
@@ -141,7 +141,7 @@ function setGame(game, event) {
   if (game && state.screen instanceof GameScreen) state.screen.update(previous, game, event);
 }
 
-export function showError(message) {
+function showError(message) {
   beep("error");
   const key = `error_${message.reason}`;
   const text = t(key);
@@ -150,7 +150,7 @@ export function showError(message) {
 
 // --- Pages -------------------------------------------------------------------
 
-export function navigate(path, { replace = false } = {}) {
+function navigate(path, { replace = false } = {}) {
   if (location.pathname !== path) history[replace ? "replaceState" : "pushState"](null, "", path);
   route();
 }
@@ -251,7 +251,7 @@ function showStatus() {
 }
 
 // The top bar every screen shares: the name, the language, cards and sound.
-export function header(...middle) {
+function header(...middle) {
   const languages = h(
     "select",
     {

@@ -191,11 +191,6 @@ function checkedRun(tokens, colour, start) {
   return { kind: "run", value, jokers };
 }
 
-// What a rack tile counts at the end of a round (a joker: the rules' penalty).
-export function tileValue(text, jokerPenalty = 30) {
-  return isJoker(text) ? jokerPenalty : parseToken(text).number;
-}
-
 // Sort keys: by colour then number (runs side by side), or by number then colour (groups).
 export function byColour(a, b) {
   return colourKey(a) - colourKey(b);
