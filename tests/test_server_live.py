@@ -171,6 +171,7 @@ def test_bots_play_a_whole_game_while_the_host_watches(server: ServerProcess) ->
 
 
 def test_quick_match_pairs_two_people_and_starts(server: ServerProcess) -> None:
+    assert f"serving on http://127.0.0.1:{server.port}/" in server.log.read_text()
     ana, bruno = Client(server, "Ana"), Client(server, "Bruno")
     opened = ana.request({"type": "quick_match"})
     assert opened["type"] == "joined" and opened["host"]

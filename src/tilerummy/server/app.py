@@ -1,5 +1,9 @@
 """The ASGI application: its routes, and ``serve`` to run it with uvicorn.
 
+Starlette rather than FastAPI: the play goes over one WebSocket and the HTTP
+routes are few, so FastAPI's request validation and OpenAPI pages would
+only add weight; the messages are typed with pydantic directly.
+
 Routes (the browser client will be served under ``/``):
 
 - ``GET /healthz``: ``{"status": "ok"}``
