@@ -20,7 +20,7 @@ from tilerummy import Meld, solve
 from tilerummy.errors import InvalidMeld
 from tilerummy.tiles import NUMBERED_TILES
 
-from .serverkit import ServerProcess
+from .serverkit import Client, ServerProcess
 from .webkit import DESKTOP, PHONE, WAIT_MS, chromium_path, drag, rack_tiles, screenshot
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "tilerummy" / "server" / "static"
@@ -261,6 +261,29 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ServerProc
     _no_page_errors(host, guest)
     host.context.close()
     guest.context.close()
+
+
+def test_a_host_watches_bots_play_and_sees_the_rooms_totals(server: ServerProcess, browser: Browser) -> None:
+    # A bots-only room, its host taking the seat back in the browser with the token, as after a reload.
+    opener = Client(server, "Hal")
+    opener.create([{"kind": "bot", "level": "simple"}] * 2, rules={"options": {"turn_seconds": None}}, public=False)
+    page = _page(browser, DESKTOP)
+    page.goto(server.url)
+    page.evaluate(
+        "([code, token]) => localStorage.setItem('tilerummy.seats', JSON.stringify({[code]: token}))",
+        [opener.code, opener.token],
+    )
+    page.goto(f"{server.url}/r/{opener.code}")
+    page.click("#start")
+    opener.close()
+    expect(page.locator(".rack")).to_contain_text("You are watching this game.")
+    expect(page.locator("#scores tbody tr")).to_have_count(2, timeout=60_000)
+    expect(page.locator("#scores")).to_contain_text("Computer 1")
+    page.click("#rematch")
+    expect(page.locator("#totals-table")).to_contain_text("Totals after 2 games", timeout=60_000)
+    screenshot(page, "room-totals-desktop")
+    _no_page_errors(page)
+    page.context.close()
 
 
 def test_the_language_follows_the_browser_and_the_switch(server: ServerProcess, browser: Browser) -> None:

@@ -631,9 +631,16 @@ export class GameScreen {
     const rows = [...this.totals.totals].sort((a, b) => b[1] - a[1]);
     return h(
       "table",
-      { class: "scores totals" },
+      { class: "scores totals", id: "totals-table" },
       h("caption", {}, t("room_totals", { n: this.totals.played })),
-      h("tbody", {}, rows.map(([name, total]) => h("tr", {}, h("td", {}, name), h("td", { class: total >= 0 ? "plus" : "minus" }, signed(total))))),
+      h(
+        "tbody",
+        {},
+        rows.map(([name, total]) => {
+          const seat = this.game.players.indexOf(name);
+          return h("tr", {}, h("td", {}, seat >= 0 ? this.nameOf(seat) : name), h("td", { class: total >= 0 ? "plus" : "minus" }, signed(total)));
+        }),
+      ),
     );
   }
 
