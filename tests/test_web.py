@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -353,6 +355,17 @@ def test_the_pages_set_rules_agree_with_the_engine(server: ServerProcess, browse
                 assert reading["ok"], (tiles, wrap, reading)
                 assert (reading["kind"], reading["value"]) == (meld.kind.value, meld.value), (tiles, wrap)
     page.context.close()
+
+
+def test_the_clients_files_are_checked_again_on_each_load(server: ServerProcess) -> None:
+    with urllib.request.urlopen(f"{server.url}/static/js/main.js", timeout=5) as response:
+        assert response.headers["Cache-Control"] == "no-cache"
+        etag = response.headers["ETag"]
+    again = urllib.request.Request(f"{server.url}/static/js/main.js", headers={"If-None-Match": etag})
+    with pytest.raises(urllib.error.HTTPError) as unchanged:
+        urllib.request.urlopen(again, timeout=5)
+    unchanged.value.close()
+    assert unchanged.value.code == 304
 
 
 def test_every_text_is_in_every_language() -> None:

@@ -33,6 +33,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 from starlette.websockets import WebSocket
 
 from .. import __version__
@@ -131,6 +132,18 @@ async def page(request: Request) -> Response:
     return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
 
 
+class ClientFiles(StaticFiles):
+    """The browser client's files, checked again on each load (an unchanged file costs a 304),
+    so a browser never runs old scripts against an upgraded server."""
+
+    def file_response(
+        self, full_path: str | os.PathLike[str], stat_result: os.stat_result, scope: Scope, status_code: int = 200
+    ) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
 async def websocket_endpoint(websocket: WebSocket) -> None:
     await Connection(websocket, _hub(websocket)).run()
 
@@ -157,7 +170,7 @@ ROUTES = [
     Route("/r/{code}", page),
     Route("/replay/{game_id}", page),
     # The browser client's files, shipped in the package.
-    Mount("/static", StaticFiles(packages=[("tilerummy.server", "static")]), name="static"),
+    Mount("/static", ClientFiles(packages=[("tilerummy.server", "static")]), name="static"),
 ]
 
 
