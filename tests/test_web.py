@@ -301,6 +301,7 @@ def test_the_language_follows_the_browser_and_the_switch(server: ServerProcess, 
     screenshot(page, "home-portuguese-phone")
     # In the game too: a set's reason, in Spanish.
     page.select_option("header select.lang", "es")
+    expect(page.locator("#play-bots")).to_have_text("Jugar contra el ordenador")
     page.goto(f"{server.url}/?bot_delay=0")
     page.click("#play-bots")
     _my_turn(page)

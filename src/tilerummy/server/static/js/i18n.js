@@ -24,11 +24,12 @@ async function load(lang) {
 
 export async function setLanguage(lang, { remember = false } = {}) {
   if (!(lang in LANGUAGES)) lang = "en";
+  // Remembered at once, so a page opened while the texts load speaks the new language.
+  if (remember) localStorage.setItem(STORAGE_KEY, lang);
   if (!Object.keys(fallback).length) fallback = await load("en");
   catalogue = lang === "en" ? fallback : await load(lang);
   current = lang;
   document.documentElement.lang = lang;
-  if (remember) localStorage.setItem(STORAGE_KEY, lang);
 }
 
 export const language = () => current;
