@@ -217,8 +217,13 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ServerProc
     expect(player.locator(".table .set")).to_have_count(1)
     player.click("#reset")
     expect(player.locator(".table .set")).to_have_count(0)
-    # From the keyboard: focus a tile, pick it with Enter, make it a new set with N, undo with Ctrl+Z.
-    player.locator(".rack .tile").nth(1).focus()
+    # From the keyboard: Tab to the rack, arrows to a tile, pick with Enter, a new set with N, undo with Ctrl+Z.
+    player.locator("#draw").focus()  # End turn, disabled, is passed over
+    player.keyboard.press("Tab")
+    expect(player.locator("#rack")).to_be_focused()
+    player.keyboard.press("ArrowRight")
+    player.keyboard.press("ArrowRight")
+    expect(player.locator(".rack .tile").nth(1)).to_be_focused()
     player.keyboard.press("Enter")
     expect(player.locator(".rack .tile.selected")).to_have_count(1)
     player.keyboard.press("ArrowRight")

@@ -446,7 +446,8 @@ export class GameScreen {
     ].join(" ");
     return tileFace(tile.t, {
       class: classes,
-      tabindex: movable ? 0 : -1,
+      // Tab goes from set to set and to the rack; arrows go from tile to tile inside them.
+      tabindex: -1,
       role: movable ? "button" : "img",
       "aria-pressed": movable ? String(this.selected.has(tile.id)) : null,
       dataset: { id: tile.id, t: tile.t },
