@@ -218,9 +218,8 @@ def test_a_player_reconnects_mid_turn_and_carries_on(server: ServerProcess) -> N
     turn = started if my_turn(started, ana) else ana.wait_for(lambda m: my_turn(m, ana))
     rack = turn["game"]["rack"]
     shown = [[rack[0]]]
-    unheld = next(
-        f"{colour}{number}" for colour in "RBYK" for number in range(1, 14) if f"{colour}{number}" not in rack
-    )
+    seen = set(rack) | {tile for tiles in turn["game"]["table"] for tile in tiles}
+    unheld = next(f"{c}{n}" for c in "RBYK" for n in range(1, 14) if f"{c}{n}" not in seen)
     refused = ana.request({"type": "live_table", "sets": [[unheld]]})
     assert (refused["reason"], refused["detail"]) == (
         "not_in_rack",
@@ -251,7 +250,8 @@ def test_a_player_reconnects_mid_turn_and_carries_on(server: ServerProcess) -> N
 
 def test_a_bot_stands_in_for_a_player_away_past_the_grace_period(server: ServerProcess) -> None:
     ana = Client(server, "Ana")
-    ana.create([PERSON, bot(LEVELS[0])], rules={"preset": "casual"}, grace_seconds=0.3)
+    # Bots that take their time, so the game is still on when the stand-in is announced.
+    ana.create([PERSON, bot(LEVELS[0])], rules={"preset": "casual"}, grace_seconds=0.3, bot_delay=0.2)
     watcher = Client(server, "Watcher")
     watcher.join(ana.code or "", role="spectator")
     started = ana.request({"type": "start_game"})
@@ -260,6 +260,13 @@ def test_a_bot_stands_in_for_a_player_away_past_the_grace_period(server: ServerP
     ana.close()
     stand_in = watcher.wait_for(lambda m: m["type"] == "game" and m["event"]["seat"] == ana.seat)
     assert stand_in["event"]["stand_in"] is True
+    announced = watcher.wait_for(lambda m: m["type"] == "room" and m["room"]["seats"][0]["stand_in"])
+    assert not announced["room"]["seats"][0]["connected"]
+    back = Client(server, "Ana")
+    back.join(ana.code or "", token=ana.token)
+    returned = watcher.wait_for(lambda m: m["type"] == "room" and m["room"]["seats"][0]["connected"])
+    assert not returned["room"]["seats"][0]["stand_in"]
+    check_sequence_numbers(watcher.received)
 
 
 def test_the_server_applies_the_timeout_penalty(server: ServerProcess) -> None:

@@ -106,6 +106,8 @@ class Member:
 class _RoomRuntime:
     members: set[Member] = field(default_factory=set)
     timers: list[asyncio.TimerHandle] = field(default_factory=list)
+    #: When an away player's grace period ends, the room hears that a bot stands in.
+    grace_timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     idle_since: float | None = None
 
@@ -152,6 +154,9 @@ class Hub:
                 async with room.lock:
                     await self._apply_due_timeouts(room)
                     self._schedule(room)
+                    for seat in room.seats:
+                        if seat.away_since is not None:
+                            self._announce_stand_in_later(room, seat)
 
     async def _restore_game(self, room: Room) -> None:
         assert room.game_id is not None
@@ -172,6 +177,8 @@ class Hub:
     async def close(self) -> None:
         for runtime in self._runtime.values():
             self._cancel_timers(runtime)
+            for timer in runtime.grace_timers.values():
+                timer.cancel()
         for task in list(self._tasks):
             task.cancel()
         self._writer.shutdown(wait=True)
@@ -410,6 +417,9 @@ class Hub:
         seat.connections += 1
         returned = seat.away_since is not None
         seat.away_since = None
+        grace_timer = runtime.grace_timers.pop(seat.index, None)
+        if grace_timer is not None:
+            grace_timer.cancel()
         if returned and room.status == "playing" and room.game is not None and room.game.turn == seat.index:
             # Back in time to play their own turn: the stand-in stops.
             self._schedule(room)
@@ -441,6 +451,7 @@ class Hub:
                         seat.away_since = self.clock()
                         if room.status == "playing":
                             self._schedule(room)
+                            self._announce_stand_in_later(room, seat)
             if explicit and not quiet:
                 member.send(Left(code=room.code, reply_to=reply_to))
             if not runtime.members and room.abandoned:
@@ -587,16 +598,35 @@ class Hub:
                 runtime.bot_task = asyncio.ensure_future(self._bot_turn(room, moves, level, stand_in=True))
             else:
                 runtime.timers.append(
-                    loop.call_later(room.options.grace_seconds - waited, lambda: self._grace_over(room, moves))
+                    loop.call_later(
+                        room.options.grace_seconds - waited, lambda: self._spawn(self._grace_over(room, moves))
+                    )
                 )
 
-    def _grace_over(self, room: Room, moves: int) -> None:
-        if room.game is not None and len(room.game.actions) == moves:
-            self._schedule(room)
-            self._broadcast_room(room)
+    def _announce_stand_in_later(self, room: Room, seat: Seat) -> None:
+        runtime = self._runtime[room.code]
+        previous = runtime.grace_timers.pop(seat.index, None)
+        if previous is not None:
+            previous.cancel()
+
+        async def announce() -> None:
+            runtime.grace_timers.pop(seat.index, None)
+            async with room.lock:
+                if room.status == "playing" and seat.stand_in(self.clock(), room.options.grace_seconds):
+                    self._broadcast_room(room)
+
+        # A little after the grace period, so the seat reads as stood in.
+        delay = room.options.grace_seconds + 0.05
+        runtime.grace_timers[seat.index] = asyncio.get_running_loop().call_later(delay, lambda: self._spawn(announce()))
+
+    async def _grace_over(self, room: Room, moves: int) -> None:
+        async with room.lock:
+            if room.game is not None and len(room.game.actions) == moves:
+                self._schedule(room)
 
     @staticmethod
     def _cancel_timers(runtime: _RoomRuntime) -> None:
+        """The turn's timers (not the grace periods, which outlast turns)."""
         for timer in runtime.timers:
             timer.cancel()
         runtime.timers.clear()
@@ -800,6 +830,8 @@ class Hub:
     async def _close_room(self, room: Room) -> None:
         runtime = self._runtime.pop(room.code)
         self._cancel_timers(runtime)
+        for timer in runtime.grace_timers.values():
+            timer.cancel()
         del self.rooms[room.code]
         await self._write(Change(room=(room.code, "closed", room.to_data(), self.clock())))
 
