@@ -1,11 +1,11 @@
-# make run: set up and play a game against bots in the terminal.
+# make run: set up and start the server; open the address it prints in a browser.
 # make test: set up and run the linters, the type checker and every test.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit setup clean
+.PHONY: run test lint typecheck unit setup browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +16,14 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/tilerummy play
+	@echo "Starting the game server: open the address below in a browser to play (Ctrl-C stops it)."
+	@$(BIN)/tilerummy serve
+
+# The browser tests drive Debian's Chromium; install it only when it is missing.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
@@ -25,7 +32,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(STAMP) browser
 	$(BIN)/pytest src tests docs
 
 test: lint typecheck unit

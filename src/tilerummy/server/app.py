@@ -13,7 +13,7 @@ Routes (the browser client will be served under ``/``):
 - ``GET /api/rooms/{code}/games``: the games played in a room
 - ``GET /api/games/{game_id}/record``: a finished game's record (``tilerummy replay`` reads it)
 - ``WS /ws``: the game protocol (``docs/protocol.md``)
-- ``GET /`` and ``GET /r/{code}`` (an invite link): the page for browsers
+- ``GET /``, ``GET /r/{code}`` (an invite link) and ``GET /replay/{game_id}``: the page for browsers
 - ``GET /static/...``: the browser client's files
 """
 
@@ -33,6 +33,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 from starlette.websockets import WebSocket
 
 from .. import __version__
@@ -127,7 +128,20 @@ async def game_record(request: Request) -> Response:
 
 async def page(request: Request) -> Response:
     html = resources.files("tilerummy.server").joinpath("static/index.html").read_text(encoding="utf-8")
-    return HTMLResponse(html)
+    # Always the newest page, so a server upgrade never meets an old cached page.
+    return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
+
+
+class ClientFiles(StaticFiles):
+    """The browser client's files, checked again on each load (an unchanged file costs a 304),
+    so a browser never runs old scripts against an upgraded server."""
+
+    def file_response(
+        self, full_path: str | os.PathLike[str], stat_result: os.stat_result, scope: Scope, status_code: int = 200
+    ) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
 
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
@@ -154,8 +168,9 @@ ROUTES = [
     WebSocketRoute("/ws", websocket_endpoint),
     Route("/", page),
     Route("/r/{code}", page),
+    Route("/replay/{game_id}", page),
     # The browser client's files, shipped in the package.
-    Mount("/static", StaticFiles(packages=[("tilerummy.server", "static")]), name="static"),
+    Mount("/static", ClientFiles(packages=[("tilerummy.server", "static")]), name="static"),
 ]
 
 

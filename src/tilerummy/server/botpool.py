@@ -19,6 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from ..bots import make_bot
 from ..game import Action, PlayerView
+from ..solver import Solution, solve
 
 log = logging.getLogger("tilerummy.server")
 
@@ -26,6 +27,12 @@ log = logging.getLogger("tilerummy.server")
 def choose_action(level: str, seed: int, view: PlayerView) -> Action:
     """Runs in a worker: a fresh bot per move, seeded, so a move does not depend on the worker."""
     return make_bot(level, seed=seed).choose(view)
+
+
+def suggest_play(view: PlayerView) -> Solution | None:
+    """Runs in a worker: the solver's best play for the seat's view (a hint)."""
+    assert view.seat is not None and view.rack is not None
+    return solve(view.rack, view.table, rules=view.rules, initial_meld_done=view.melded[view.seat])
 
 
 def _exit_with_parent() -> None:
@@ -71,6 +78,21 @@ class BotPool:
             self._executor = self._new_executor()
         except Exception:
             log.exception("a %s bot failed", level)
+        return None
+
+    async def suggest(self, view: PlayerView, budget: float) -> Solution | None:
+        """The best play for a hint; None when there is none or it took longer than ``budget``."""
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor, suggest_play, view)
+        try:
+            return await asyncio.wait_for(future, timeout=max(budget, 0.01))
+        except TimeoutError:
+            log.warning("a hint ran out of its %.1f s budget", budget)
+        except BrokenProcessPool:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = self._new_executor()
+        except Exception:
+            log.exception("a hint failed")
         return None
 
     def close(self) -> None:

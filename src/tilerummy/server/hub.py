@@ -40,6 +40,8 @@ from .protocol import (
     GameEvent,
     GameEventInfo,
     Hello,
+    Hint,
+    HintRequest,
     Joined,
     JoinRoom,
     LeaveRoom,
@@ -134,6 +136,7 @@ class Hub:
         # One thread keeps writes in order and off the event loop; actions are applied there too.
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._tasks: set[asyncio.Task[None]] = set()
+        self._hinting: set[Member] = set()
 
     # --- Life cycle ----------------------------------------------------------
 
@@ -246,6 +249,8 @@ class Hub:
                 room = self._room_of(member)
                 async with room.lock:
                     self._send_snapshot(member, room, message.id)
+            elif isinstance(message, HintRequest):
+                await self._hint(member, message.id)
             else:
                 room = self._room_of(member)
                 async with room.lock:
@@ -665,6 +670,37 @@ class Hub:
             if not await self._act(room, action, stand_in=stand_in) and len(game.actions) == moves:
                 fallback = Draw(seat, at) if game.pool_size else Pass(seat, at)
                 await self._act(room, fallback, stand_in=stand_in)
+
+    async def _hint(self, member: Member, reply_to: RequestId | None) -> None:
+        # One hint at a time per connection: hints share the bots' workers.
+        if member in self._hinting:
+            raise RoomError("rate_limited", "a hint is already being worked out")
+        room = self._room_of(member)
+        async with room.lock:
+            if not room.options.hints:
+                raise RoomError("hints_off", "this room does not give hints")
+            seat = self._seat_of(member, room)
+            game = room.game
+            assert game is not None
+            if game.turn != seat:
+                raise RoomError(Reason.NOT_YOUR_TURN.value, "hints are given on your own turn")
+            view = game.view(seat)
+        # The solver thinks outside the room's lock, so the room's clock and others' messages go on.
+        self._hinting.add(member)
+        try:
+            solution = await self.bots.suggest(view, self.bot_budget)
+        finally:
+            self._hinting.discard(member)
+        if solution is None:
+            member.send(Hint(sets=None, placed=[], reply_to=reply_to))
+        else:
+            member.send(
+                Hint(
+                    sets=[str(meld).split() for meld in solution.table],
+                    placed=[str(tile) for tile in solution.placed],
+                    reply_to=reply_to,
+                )
+            )
 
     def _live_table(self, member: Member, room: Room, message: LiveTable) -> None:
         seat = self._seat_of(member, room)

@@ -85,6 +85,7 @@ class RoomOptions(_Model):
     bot_delay: float = Field(default=1.0, ge=0, le=10, description="seconds a bot waits before it plays")
     stand_in_level: str = Field(default="simple", max_length=20, description="the bot level that stands in")
     auto_start: bool = Field(default=False, description="start as soon as every seat is taken")
+    hints: bool = Field(default=False, description="players may ask for the solver's suggestion on their turn")
 
 
 class CreateRoom(_Request):
@@ -168,6 +169,12 @@ class Mute(_Request):
     muted: bool = True
 
 
+class HintRequest(_Request):
+    """Ask for the solver's best play on your turn (in rooms whose options allow hints)."""
+
+    type: Literal["hint"]
+
+
 class Resync(_Request):
     """Ask for a full snapshot (after a gap in sequence numbers)."""
 
@@ -192,6 +199,7 @@ ClientMessage = Annotated[
     | LiveTable
     | SendChat
     | Mute
+    | HintRequest
     | Resync
     | Ping,
     Field(discriminator="type"),
@@ -376,6 +384,15 @@ class LiveTableUpdate(_Model):
     sets: list[list[str]]
 
 
+class Hint(_Reply):
+    """The answer to ``hint``: the table after the best play found, and the rack tiles it places;
+    ``sets`` is null when no play was found (then drawing is the move)."""
+
+    type: Literal["hint"] = "hint"
+    sets: list[list[str]] | None
+    placed: list[str]
+
+
 class Left(_Reply):
     type: Literal["left"] = "left"
     code: str
@@ -396,7 +413,7 @@ class Error(_Reply):
 
 
 ServerMessage = Annotated[
-    Welcome | Joined | Snapshot | RoomUpdate | GameEvent | LiveTableUpdate | ChatLine | Left | Pong | Error,
+    Welcome | Joined | Snapshot | RoomUpdate | GameEvent | LiveTableUpdate | ChatLine | Hint | Left | Pong | Error,
     Field(discriminator="type"),
 ]
 

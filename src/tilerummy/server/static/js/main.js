@@ -1,0 +1,610 @@
+// The page: its state, the connection, and the screens other than the game itself.
+
+import { LANGUAGES, chosenLanguage, language, setLanguage, t } from "./i18n.js";
+import { Connection } from "./net.js";
+import { GameScreen, playerName } from "./game.js";
+import { beep, h, icon, saveSettings, settings, tileFace, toast } from "./ui.js";
+import { showReplay } from "./replay.js";
+
+const app = document.getElementById("app");
+const SEATS_KEY = "tilerummy.seats";
+
+const state = {
+  name: localStorage.getItem("tilerummy.name") || "",
+  connection: null,
+  status: "connecting",
+  code: null,
+  seat: null,
+  host: false,
+  role: null,
+  invite: null,
+  room: null,
+  game: null,
+  seq: 0,
+  clockOffset: 0,
+  joining: null,
+  screen: null,
+};
+
+// Tokens of the seats this browser holds, by room code, to take them back after a reload.
+function savedSeats() {
+  try {
+    return JSON.parse(localStorage.getItem(SEATS_KEY) || "{}");
+  } catch {
+    return {};
+  }
+}
+function saveSeat(code, token) {
+  const seats = savedSeats();
+  if (token) seats[code] = token;
+  else delete seats[code];
+  localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
+}
+
+function defaultName() {
+  return `${t("default_name")} ${Math.floor(100 + Math.random() * 900)}`;
+}
+
+// --- The connection ----------------------------------------------------------
+
+function connect() {
+  if (state.connection) return state.connection;
+  state.connection = new Connection({
+    name: state.name || defaultName(),
+    onMessage: receive,
+    onStatus: (status) => {
+      state.status = status;
+      showStatus();
+      if (status === "online" && state.code) toast(t("reconnected"));
+    },
+    onReady: async () => {
+      if (state.code) await joinRoom(state.code, { quiet: true });
+    },
+  });
+  state.connection.start();
+  return state.connection;
+}
+
+function whenOnline() {
+  const connection = connect();
+  if (connection.status === "online") return Promise.resolve(connection);
+  return new Promise((resolve) => {
+    const check = setInterval(() => {
+      if (connection.status === "online") {
+        clearInterval(check);
+        resolve(connection);
+      }
+    }, 50);
+  });
+}
+
+function send(message) {
+  return state.connection && state.connection.send(message);
+}
+
+function request(message) {
+  return whenOnline().then((connection) => connection.request(message));
+}
+
+function receive(message) {
+  switch (message.type) {
+    case "joined":
+      state.code = message.code;
+      state.seat = message.seat;
+      state.host = message.host;
+      state.role = message.role;
+      state.invite = message.invite;
+      if (message.token) saveSeat(message.code, message.token);
+      break;
+    case "snapshot":
+      state.seq = message.seq;
+      state.room = message.room;
+      state.clockOffset = message.now - Date.now() / 1000;
+      setGame(message.game, null);
+      show();
+      break;
+    case "room":
+      if (!sequenceFits(message.seq)) return;
+      state.room = message.room;
+      show();
+      break;
+    case "game":
+      if (!sequenceFits(message.seq)) return;
+      state.clockOffset = message.now - Date.now() / 1000;
+      setGame(message.game, message.event);
+      show();
+      break;
+    case "live_table":
+      if (state.screen instanceof GameScreen) state.screen.liveTable(message);
+      break;
+    case "error":
+      if (message.reason !== "offline" && message.reply_to == null) showError(message);
+      break;
+    default:
+      break;
+  }
+}
+
+// A skipped number means a missed change: ask for the whole room again.
+function sequenceFits(seq) {
+  if (seq === state.seq + 1) {
+    state.seq = seq;
+    return true;
+  }
+  if (seq > state.seq) send({ type: "resync" });
+  return false;
+}
+
+function setGame(game, event) {
+  const previous = state.game;
+  state.game = game;
+  if (game && state.screen instanceof GameScreen) state.screen.update(previous, game, event);
+}
+
+function showError(message) {
+  beep("error");
+  const key = `error_${message.reason}`;
+  const text = t(key);
+  toast(text === key ? message.detail || message.reason : text, "error");
+}
+
+// --- Pages -------------------------------------------------------------------
+
+function navigate(path, { replace = false } = {}) {
+  if (location.pathname !== path) history[replace ? "replaceState" : "pushState"](null, "", path);
+  route();
+}
+
+window.addEventListener("popstate", () => route());
+
+function route() {
+  const path = location.pathname;
+  const room = /^\/r\/([A-Za-z0-9]+)\/?$/.exec(path);
+  const replay = /^\/replay\/([A-Za-z0-9-]+)\/?$/.exec(path);
+  if (room) {
+    const code = room[1].toUpperCase();
+    if (state.code === code) show();
+    else if (savedSeats()[code] || state.name) joinRoom(code);
+    else showNamePrompt(code);
+  } else if (replay) {
+    leaveScreen();
+    showReplay(app, header(), replay[1]);
+  } else {
+    if (state.code) leaveRoom();
+    showHome();
+  }
+}
+
+function leaveScreen() {
+  if (state.screen) state.screen.destroy();
+  state.screen = null;
+}
+
+async function leaveRoom() {
+  const code = state.code;
+  state.code = null;
+  state.room = null;
+  state.game = null;
+  leaveScreen();
+  if (code && state.connection && state.connection.status === "online") await state.connection.request({ type: "leave_room" });
+}
+
+async function joinRoom(code, { quiet = false } = {}) {
+  if (state.joining === code && !quiet) return;
+  state.joining = code;
+  const token = savedSeats()[code];
+  let reply = await request(token ? { type: "join_room", code, token } : { type: "join_room", code, role: "player" });
+  if (reply.type === "error" && reply.reason === "bad_token") {
+    saveSeat(code, null);
+    reply = await request({ type: "join_room", code, role: "player" });
+  }
+  if (reply.type === "error" && ["game_started", "room_full"].includes(reply.reason)) {
+    reply = await request({ type: "join_room", code, role: "spectator" });
+  }
+  state.joining = null;
+  if (reply.type === "error" && reply.reason === "already_in_room") {
+    show();
+    return;
+  }
+  if (reply.type === "error") {
+    if (reply.reason === "offline") return;
+    showError(reply);
+    state.code = null;
+    navigate("/", { replace: true });
+  }
+}
+
+function show() {
+  if (!state.code || !state.room) return;
+  if (location.pathname !== `/r/${state.code}`) history.pushState(null, "", `/r/${state.code}`);
+  if (state.game) {
+    if (!(state.screen instanceof GameScreen)) {
+      leaveScreen();
+      state.screen = new GameScreen(app, state, { header, send, request, showError, rematch, goHome });
+    }
+    state.screen.render();
+  } else {
+    leaveScreen();
+    showRoom();
+  }
+  showStatus();
+}
+
+function goHome() {
+  navigate("/");
+}
+
+async function rematch() {
+  const reply = await request({ type: "rematch" });
+  if (reply.type === "error") showError(reply);
+}
+
+function showStatus() {
+  let bar = document.getElementById("connection");
+  if (!bar) {
+    bar = h("div", { id: "connection", role: "status", "aria-live": "assertive" });
+    document.body.append(bar);
+  }
+  const away = state.status !== "online" && (state.code || state.status === "offline");
+  bar.textContent = away ? t(state.status === "offline" ? "offline" : "reconnecting") : "";
+  bar.className = away ? "show" : "";
+}
+
+// The top bar every screen shares: the name, the language, cards and sound.
+function header(...middle) {
+  const languages = h(
+    "select",
+    {
+      "aria-label": t("language"),
+      class: "lang",
+      onchange: async (event) => {
+        await setLanguage(event.target.value, { remember: true });
+        refresh();
+      },
+    },
+    Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language(), title: name }, code.toUpperCase())),
+  );
+  const cards = h(
+    "button",
+    {
+      class: "icon",
+      "aria-pressed": String(settings.cards),
+      title: t(settings.cards ? "show_tiles" : "show_cards"),
+      "aria-label": t(settings.cards ? "show_tiles" : "show_cards"),
+      onclick: () => {
+        settings.cards = !settings.cards;
+        saveSettings();
+        refresh();
+      },
+    },
+    icon(settings.cards ? "tiles" : "cards"),
+  );
+  const sound = h(
+    "button",
+    {
+      class: "icon",
+      "aria-pressed": String(!settings.muted),
+      title: t(settings.muted ? "sound_on" : "sound_off"),
+      "aria-label": t(settings.muted ? "sound_on" : "sound_off"),
+      onclick: () => {
+        settings.muted = !settings.muted;
+        saveSettings();
+        refresh();
+      },
+    },
+    icon(settings.muted ? "muted" : "sound"),
+  );
+  return h(
+    "header",
+    { class: "top" },
+    h("a", { class: "brand", href: "/", onclick: (event) => (event.preventDefault(), navigate("/")) }, h("span", { class: "logo" }, "R"), "tilerummy"),
+    h("div", { class: "middle" }, middle),
+    h("div", { class: "tools" }, cards, sound, languages),
+  );
+}
+
+function refresh() {
+  route();
+}
+
+// --- Home ----------------------------------------------------------------------
+
+function nameField() {
+  if (!state.name) {
+    state.name = defaultName();
+    localStorage.setItem("tilerummy.name", state.name);
+  }
+  return h(
+    "label",
+    { class: "field" },
+    h("span", {}, t("your_name")),
+    h("input", {
+      id: "name",
+      maxlength: 24,
+      value: state.name,
+      autocomplete: "nickname",
+      onchange: (event) => rename(event.target.value),
+    }),
+  );
+}
+
+function rename(value) {
+  const name = value.trim().replace(/\s+/g, " ").slice(0, 24);
+  if (!name || name === state.name) return;
+  state.name = name;
+  localStorage.setItem("tilerummy.name", name);
+  // The name is said in hello: a new connection says the new one.
+  if (state.connection && !state.code) {
+    const old = state.connection;
+    state.connection = null;
+    old.socket.onclose = null;
+    old.stopPings();
+    old.socket.close();
+  }
+}
+
+function select(id, label, options, value) {
+  return h(
+    "label",
+    { class: "field" },
+    h("span", {}, label),
+    h("select", { id }, options.map(([optionValue, text]) => h("option", { value: optionValue, selected: String(optionValue) === String(value) }, text))),
+  );
+}
+
+function readName() {
+  const input = document.getElementById("name");
+  if (input) rename(input.value);
+}
+
+async function createRoom(seats, options, ruleOptions, preset = "standard") {
+  readName();
+  const rules = { preset, options: ruleOptions };
+  const reply = await request({ type: "create_room", seats, rules, options });
+  if (reply.type === "error") showError(reply);
+}
+
+async function playBots() {
+  const bots = Number(document.getElementById("bots").value);
+  const level = document.getElementById("level").value;
+  const turn = document.getElementById("bot-turn").value;
+  const seats = [{ kind: "person" }, ...Array.from({ length: bots }, () => ({ kind: "bot", level }))];
+  // A bot waits a moment before it plays, so its move can be followed (?bot_delay= changes it).
+  const botDelay = Number(new URLSearchParams(location.search).get("bot_delay") ?? 1.0);
+  await createRoom(seats, { public: false, hints: true, auto_start: true, bot_delay: botDelay }, { turn_seconds: turn === "none" ? null : Number(turn) });
+}
+
+async function createPrivate() {
+  const people = Number(document.getElementById("people").value);
+  const bots = Number(document.getElementById("room-bots").value);
+  const turn = document.getElementById("room-turn").value;
+  const seats = [...Array.from({ length: people }, () => ({ kind: "person" })), ...Array.from({ length: bots }, () => ({ kind: "bot", level: "simple" }))];
+  if (seats.length < 2) seats.push({ kind: "bot", level: "simple" });
+  const options = { public: document.getElementById("room-public").checked, hints: document.getElementById("room-hints").checked };
+  const preset = document.getElementById("room-preset").value;
+  const ruleOptions = { turn_seconds: turn === "none" ? null : Number(turn), display: document.getElementById("room-display").value };
+  await createRoom(seats.slice(0, preset === "six-player" ? 6 : 4), options, ruleOptions, preset);
+}
+
+let lobbyTimer = null;
+
+function showHome() {
+  leaveScreen();
+  connect();
+  const lobby = h("div", { id: "lobby", class: "lobby" }, h("p", { class: "muted" }, t("lobby_loading")));
+  const code = h("input", { id: "code", maxlength: 10, placeholder: "K7QF3M", autocapitalize: "characters", "aria-label": t("room_code") });
+  const join = () => {
+    readName();
+    const value = code.value.trim().toUpperCase();
+    if (value) navigate(`/r/${value}`);
+  };
+  code.addEventListener("keydown", (event) => event.key === "Enter" && join());
+  app.replaceChildren(
+    header(),
+    h(
+      "main",
+      { class: "home" },
+      h(
+        "section",
+        { class: "hero" },
+        h("div", { class: "hero-tiles", "aria-hidden": "true" }, ["R7", "B7", "Y7", "K7"].map((tile) => tileFace(tile))),
+        h("h1", {}, t("home_title")),
+        h("p", {}, t("home_intro")),
+      ),
+      h(
+        "section",
+        { class: "panel primary" },
+        h("h2", {}, t("play_bots_title")),
+        nameField(),
+        h(
+          "div",
+          { class: "row" },
+          select("bots", t("opponents"), [[1, "1"], [2, "2"], [3, "3"]], 1),
+          select("level", t("bot_level"), [["simple", t("level_simple")], ["random", t("level_random")]], "simple"),
+          select("bot-turn", t("turn_time"), [[60, t("seconds", { n: 60 })], [120, t("seconds", { n: 120 })], ["none", t("no_limit")]], 120),
+        ),
+        h("button", { id: "play-bots", class: "big", onclick: playBots }, t("play_bots")),
+      ),
+      h(
+        "section",
+        { class: "panel" },
+        h("h2", {}, t("friends_title")),
+        h(
+          "div",
+          { class: "row" },
+          select("people", t("people"), [[2, "2"], [3, "3"], [4, "4"], [5, "5"], [6, "6"]], 2),
+          select("room-bots", t("bots"), [[0, "0"], [1, "1"], [2, "2"]], 0),
+        ),
+        h(
+          "div",
+          { class: "row" },
+          select("room-turn", t("turn_time"), [[60, t("seconds", { n: 60 })], [120, t("seconds", { n: 120 })], ["none", t("no_limit")]], 120),
+          select("room-display", t("shown_as"), [["tiles", t("shown_tiles")], ["cards", t("shown_cards")]], "tiles"),
+        ),
+        select("room-preset", t("rules_preset"), [["standard", t("preset_standard")], ["classic", t("preset_classic")], ["house", t("preset_house")], ["six-player", t("preset_six")]], "standard"),
+        h(
+          "div",
+          { class: "row checks" },
+          h("label", {}, h("input", { type: "checkbox", id: "room-public" }), " ", t("room_public")),
+          h("label", {}, h("input", { type: "checkbox", id: "room-hints" }), " ", t("room_hints")),
+        ),
+        h("button", { id: "create-room", onclick: createPrivate }, t("create_room")),
+        h("div", { class: "join" }, code, h("button", { id: "join", onclick: join }, t("join"))),
+      ),
+      h(
+        "section",
+        { class: "panel" },
+        h("h2", {}, t("lobby_title")),
+        h("button", { class: "secondary", id: "quick-match", onclick: quickMatch }, t("quick_match")),
+        lobby,
+      ),
+      h(
+        "section",
+        { class: "panel how" },
+        h("h2", {}, t("how_title")),
+        h("ul", {}, ["how_goal", "how_sets", "how_first", "how_turn", "how_jokers"].map((key) => h("li", {}, t(key)))),
+      ),
+    ),
+  );
+  loadLobby();
+  clearInterval(lobbyTimer);
+  lobbyTimer = setInterval(() => (document.getElementById("lobby") ? loadLobby() : clearInterval(lobbyTimer)), 5000);
+}
+
+async function quickMatch() {
+  readName();
+  const reply = await request({ type: "quick_match" });
+  if (reply.type === "error") showError(reply);
+}
+
+async function loadLobby() {
+  const box = document.getElementById("lobby");
+  if (!box) return;
+  let rooms = [];
+  try {
+    rooms = (await (await fetch("/api/lobby")).json()).rooms;
+  } catch {
+    box.replaceChildren(h("p", { class: "muted" }, t("offline")));
+    return;
+  }
+  if (!rooms.length) {
+    box.replaceChildren(h("p", { class: "muted" }, t("lobby_empty")));
+    return;
+  }
+  box.replaceChildren(
+    h(
+      "ul",
+      {},
+      rooms.map((room) =>
+        h(
+          "li",
+          {},
+          h("span", { class: "code" }, room.code),
+          h("span", {}, t("lobby_host", { name: room.host || "?" })),
+          h("span", { class: "muted" }, room.status === "open" ? t("lobby_free", { free: room.free_seats, seats: room.seats }) : t("lobby_playing")),
+          h(
+            "button",
+            { class: "secondary", onclick: () => (readName(), navigate(`/r/${room.code}`)) },
+            room.status === "open" && room.free_seats > 0 ? t("join") : t("watch"),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function showNamePrompt(code) {
+  leaveScreen();
+  connect();
+  app.replaceChildren(
+    header(),
+    h(
+      "main",
+      { class: "home" },
+      h(
+        "section",
+        { class: "panel primary" },
+        h("h2", {}, t("join_room_title", { code })),
+        nameField(),
+        h("button", { id: "join-invite", class: "big", onclick: () => (readName(), joinRoom(code)) }, t("join")),
+      ),
+    ),
+  );
+}
+
+// --- Room --------------------------------------------------------------------
+
+function rulesSummary(rules, options) {
+  const items = [
+    t("rule_turn", { seconds: rules.turn_seconds == null ? t("no_limit") : t("seconds", { n: rules.turn_seconds }) }),
+    t(rules.initial_meld_strict ? "rule_meld_strict" : "rule_meld", { points: rules.initial_meld_points }),
+    t("rule_joker_penalty", { points: rules.joker_penalty }),
+  ];
+  if (rules.wrap) items.push(t("rule_wrap"));
+  if (rules.tile_set === "six-player") items.push(t("rule_six"));
+  if (rules.display === "cards") items.push(t("rule_cards"));
+  if (options.hints) items.push(t("rule_hints"));
+  return h("ul", { class: "rules" }, items.map((item) => h("li", {}, item)));
+}
+
+function showRoom() {
+  const room = state.room;
+  const invite = state.invite || `${location.origin}${room.invite}`;
+  const freePeople = room.seats.filter((seat) => seat.kind === "person" && seat.name === null).length;
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(invite);
+      toast(t("copied"));
+    } catch {
+      document.getElementById("invite").select();
+    }
+  };
+  const start = async () => {
+    const reply = await request({ type: "start_game" });
+    if (reply.type === "error") showError(reply);
+  };
+  app.replaceChildren(
+    header(h("span", { class: "room-code" }, t("room_code_is", { code: room.code }))),
+    h(
+      "main",
+      { class: "home room" },
+      h(
+        "section",
+        { class: "panel primary" },
+        h("h2", {}, t("room_title", { code: room.code })),
+        h("p", {}, t("invite_help")),
+        h("div", { class: "join" }, h("input", { id: "invite", readonly: true, value: invite, onfocus: (event) => event.target.select() }), h("button", { id: "copy-invite", onclick: copy }, t("copy_link"))),
+        h(
+          "ol",
+          { class: "seats" },
+          room.seats.map((seat) =>
+            h(
+              "li",
+              { class: seat.seat === state.seat ? "me" : "" },
+              h("span", { class: `dot ${seat.connected ? "on" : ""}`, "aria-hidden": "true" }),
+              seat.kind === "bot" ? [icon("bot"), playerName(seat.name, seat)] : seat.name ? seat.name : h("em", { class: "muted" }, t("free_seat")),
+              seat.name && seat.name === room.host ? h("span", { class: "badge" }, t("host")) : null,
+              seat.seat === state.seat ? h("span", { class: "badge" }, t("you")) : null,
+            ),
+          ),
+        ),
+        rulesSummary(room.rules, room.options),
+        state.host
+          ? h("button", { id: "start", class: "big", disabled: freePeople > 0, onclick: start }, freePeople > 0 ? t("waiting_players", { n: freePeople }) : t("start_game"))
+          : h("p", { class: "muted" }, freePeople > 0 ? t("waiting_players", { n: freePeople }) : t("waiting_host")),
+        h("button", { class: "secondary", onclick: goHome }, t("leave_room")),
+      ),
+    ),
+  );
+}
+
+// --- Start ---------------------------------------------------------------------
+
+async function main() {
+  await setLanguage(chosenLanguage());
+  route();
+  // The tests and curious players can see the state from the console.
+  window.tilerummy = { state, t, drop: () => state.connection && state.connection.drop() };
+}
+
+main();

@@ -1,0 +1,166 @@
+// The replay of a finished game, from its record: the table after each action, step by step.
+
+import { t } from "./i18n.js";
+import { bareToken } from "./rules.js";
+import { h, icon, tileFace } from "./ui.js";
+
+const RACK_SIZE = 14;
+const STEP_MS = 900;
+
+function tableOf(text) {
+  if (!text || !text.trim()) return [];
+  return text.split("|").map((set) => set.trim().split(/[\s,]+/).filter(Boolean));
+}
+
+// Every position of the game: the table, rack sizes and pool after each action.
+function frames(record) {
+  const players = record.players.length;
+  const sixPlayer = (record.rules.tile_set || record.rules.preset) === "six-player";
+  const penalty = record.rules.timeout_penalty ?? 3;
+  let pool = (sixPlayer ? 160 : 106) - RACK_SIZE * players;
+  let table = [];
+  let racks = Array(players).fill(RACK_SIZE);
+  const list = [{ table, racks, pool, action: null }];
+  for (const action of record.actions) {
+    racks = [...racks];
+    let count = 0;
+    if (action.type === "play") {
+      const after = tableOf(action.table);
+      count = after.flat().length - table.flat().length;
+      racks[action.seat] -= count;
+      table = after;
+    } else if (action.type === "draw") {
+      count = Math.min(1, pool);
+    } else if (action.type === "timeout") {
+      count = Math.min(penalty, pool);
+    }
+    if (action.type === "draw" || action.type === "timeout") {
+      racks[action.seat] += count;
+      pool -= count;
+    }
+    list.push({ table, racks, pool, action, count });
+  }
+  return list;
+}
+
+function describe(frame, players) {
+  const action = frame.action;
+  if (!action) return t("replay_start");
+  const name = players[action.seat];
+  if (action.type === "play") return t("replay_play", { name, n: frame.count });
+  if (action.type === "draw") return t("replay_draw", { name });
+  if (action.type === "timeout") return t("replay_timeout", { name, n: frame.count });
+  return t("replay_pass", { name });
+}
+
+export async function showReplay(root, header, gameId) {
+  root.replaceChildren(header, h("main", { class: "home" }, h("p", { class: "muted" }, t("loading"))));
+  let record;
+  try {
+    const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/record`);
+    record = await response.json();
+    if (!response.ok) throw new Error(record.error);
+  } catch (error) {
+    root.replaceChildren(header, h("main", { class: "home" }, h("section", { class: "panel" }, h("h2", {}, t("replay_title", { id: gameId })), h("p", {}, t("replay_missing")))));
+    return;
+  }
+  const list = frames(record);
+  let step = 0;
+  let timer = null;
+  const view = h("div", { class: "replay-view" });
+  const slider = h("input", { type: "range", min: 0, max: list.length - 1, value: 0, "aria-label": t("replay_step"), oninput: (event) => go(Number(event.target.value)) });
+  const playButton = h("button", { class: "primary", id: "replay-play", onclick: () => toggle() });
+  const showPlaying = (playing) => playButton.replaceChildren(icon(playing ? "pause" : "play"), t(playing ? "replay_pause" : "replay_play_button"));
+  showPlaying(false);
+
+  function draw() {
+    const frame = list[step];
+    const before = step > 0 ? list[step - 1].table.flat().map(bareToken) : [];
+    const counts = new Map();
+    for (const key of before) counts.set(key, (counts.get(key) || 0) + 1);
+    const isNew = (text) => {
+      const key = bareToken(text);
+      if (counts.get(key)) {
+        counts.set(key, counts.get(key) - 1);
+        return false;
+      }
+      return frame.action && frame.action.type === "play";
+    };
+    slider.value = step;
+    view.replaceChildren(
+      h(
+        "section",
+        { class: "players" },
+        record.players.map((name, seat) =>
+          h("div", { class: `player ${frame.action && frame.action.seat === seat ? "turn" : ""}` }, h("span", { class: "name" }, name), h("span", { class: "count" }, h("span", { class: "mini-tile" }), t("tiles_n", { n: frame.racks[seat] }))),
+        ),
+        h("div", { class: "player" }, t("pool", { n: frame.pool })),
+      ),
+      h("p", { class: "status ok", id: "replay-action" }, h("strong", {}, `${step} / ${list.length - 1}`), " ", describe(frame, record.players)),
+      h(
+        "section",
+        { class: "table" },
+        frame.table.length ? null : h("p", { class: "empty" }, t("table_empty")),
+        frame.table.map((set) => h("div", { class: "set valid" }, h("div", { class: "tiles" }, set.map((text) => tileFace(text, { class: isNew(text) ? "last" : "" }))))),
+      ),
+      ...(step === list.length - 1 && record.result ? [resultTable(record)] : []),
+    );
+  }
+
+  function go(to) {
+    step = Math.max(0, Math.min(list.length - 1, to));
+    draw();
+  }
+
+  function toggle() {
+    if (timer) {
+      clearInterval(timer);
+      timer = null;
+      showPlaying(false);
+      return;
+    }
+    if (step === list.length - 1) go(0);
+    showPlaying(true);
+    timer = setInterval(() => {
+      if (!document.body.contains(view) || step >= list.length - 1) {
+        clearInterval(timer);
+        timer = null;
+        showPlaying(false);
+        return;
+      }
+      go(step + 1);
+    }, STEP_MS);
+  }
+
+  root.replaceChildren(
+    header,
+    h(
+      "main",
+      { class: "game replay" },
+      h("h1", { class: "replay-title" }, t("replay_title", { id: gameId })),
+      view,
+      h(
+        "div",
+        { class: "actions replay-controls" },
+        h("button", { class: "icon", "aria-label": t("replay_first"), title: t("replay_first"), onclick: () => go(0) }, icon("first")),
+        h("button", { class: "icon", id: "replay-back", "aria-label": t("replay_back"), title: t("replay_back"), onclick: () => go(step - 1) }, "◀"),
+        playButton,
+        h("button", { class: "icon", id: "replay-next", "aria-label": t("replay_next"), title: t("replay_next"), onclick: () => go(step + 1) }, "▶"),
+        h("button", { class: "icon", id: "replay-last", "aria-label": t("replay_last"), title: t("replay_last"), onclick: () => go(list.length - 1) }, icon("last")),
+        slider,
+        h("a", { class: "button secondary", href: `/api/games/${encodeURIComponent(gameId)}/record`, download: `tilerummy-${gameId}.json` }, t("replay_download")),
+      ),
+    ),
+  );
+  draw();
+}
+
+function resultTable(record) {
+  const result = record.result;
+  return h(
+    "table",
+    { class: "scores", id: "replay-scores" },
+    h("caption", {}, result.went_out ? t("rummikub") : t("round_over")),
+    h("tbody", {}, record.players.map((name, seat) => h("tr", {}, h("td", {}, seat === result.winner ? "★ " : "", name), h("td", {}, result.scores[seat] > 0 ? `+${result.scores[seat]}` : result.scores[seat])))),
+  );
+}

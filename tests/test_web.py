@@ -1,0 +1,390 @@
+"""The browser client in a real browser (the system's Chromium) against a real server.
+
+A newcomer's whole game against a bot, two people in a private room joined by
+its invite link, a reload and a network drop mid-game, the language switch,
+and the client's set rules against the engine's.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+
+from tilerummy import Meld, solve
+from tilerummy.errors import InvalidMeld
+from tilerummy.tiles import NUMBERED_TILES
+
+from .serverkit import Client, ServerProcess
+from .webkit import DESKTOP, PHONE, WAIT_MS, chromium_path, drag, rack_tiles, screenshot
+
+STATIC = Path(__file__).resolve().parent.parent / "src" / "tilerummy" / "server" / "static"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("web")
+    process = ServerProcess(str(folder / "db.sqlite3"), folder / "server.log")
+    process.start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium_path())
+        yield launched
+        launched.close()
+
+
+def _page(browser: Browser, size: ViewportSize, *, locale: str = "en-GB", touch: bool = False) -> Page:
+    context = browser.new_context(viewport=size, locale=locale, has_touch=touch, is_mobile=touch)
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def _no_page_errors(*pages: Page) -> None:
+    for page in pages:
+        assert page.errors == [], page.errors  # type: ignore[attr-defined]
+
+
+def _my_turn(page: Page) -> None:
+    page.wait_for_selector("main.game.my-turn, .overlay .dialog", timeout=60_000)
+
+
+def _moves(page: Page) -> int:
+    moves: int = page.evaluate("window.tilerummy.state.game.moves")
+    return moves
+
+
+def _after(page: Page, moves: int) -> None:
+    """Wait until the game has moved on from ``moves`` actions (a bot may answer at once)."""
+    page.wait_for_function("moves => window.tilerummy.state.game.moves > moves", arg=moves)
+
+
+def _over(page: Page) -> bool:
+    return page.locator(".overlay .dialog").count() > 0
+
+
+def _make_opening(page: Page) -> bool:
+    """Lay the solver's opening for the rack on screen by dragging, showing an invalid set on the way."""
+    solution = solve(" ".join(rack_tiles(page)), initial_meld_done=False)
+    if solution is None:
+        return False
+    for number, meld in enumerate(solution.table):
+        index = page.locator(".table .set").count()
+        for place, tile in enumerate(str(meld).split()):
+            # A joker may be written with its meaning (J(B10)); on the rack it is a plain J.
+            source = f'.rack .tile[data-t="{"J" if tile.startswith("J") else tile}"]'
+            drag(page, source, "#new-set" if place == 0 else f'[data-drop="set:{index}"]')
+            if number == 0 and place == 0:
+                # One tile alone is a set in the making: flagged, with the reason, and the turn cannot end.
+                expect(page.locator(".set.invalid .verdict").first).to_contain_text("at least 3 tiles")
+                expect(page.locator("#end-turn")).to_be_disabled()
+                expect(page.locator("#turn-reason")).to_contain_text(f"Set {index + 1} is not valid")
+                screenshot(page, "newcomer-invalid-set-phone")
+    expect(page.locator(".set.invalid")).to_have_count(0)
+    # The counter adds up the new sets (two jokers beside one tile may read as a run worth more).
+    expect(page.locator("#meld-counter")).to_have_text(re.compile(r"^\d+ / 30$"))
+    assert int(page.inner_text("#meld-counter").split()[0]) >= (solution.meld_value or 0) >= 30
+    expect(page.locator("#end-turn")).to_be_enabled()
+    screenshot(page, "newcomer-opening-phone")
+    moves = _moves(page)
+    page.click("#end-turn")
+    _after(page, moves)
+    return True
+
+
+def test_a_newcomer_plays_a_whole_game_against_a_bot(server: ServerProcess, browser: Browser) -> None:
+    page = _page(browser, PHONE)
+    page.goto(f"{server.url}/?bot_delay=0.05")
+    expect(page.locator("#play-bots")).to_have_text("Play against the computer")
+    screenshot(page, "home-phone")
+    page.fill("#name", "Ana")
+    page.click("#play-bots")
+    page.wait_for_selector(".rack .tile")
+    expect(page.locator(".player.me")).to_contain_text("Ana (you)")
+
+    opened = False
+    drew = False
+    for turn in range(200):
+        if turn == 12:
+            screenshot(page, "newcomer-midgame-phone")
+        _my_turn(page)
+        if _over(page):
+            break
+        if not opened:
+            opened = _make_opening(page)
+            if opened:
+                expect(page.locator(".table .set").first).to_be_visible()
+                screenshot(page, "newcomer-after-opening-phone")
+                continue
+        else:
+            # After the opening: the hint's play when there is one.
+            # The hint's answer is a message: clear any earlier one, so the wait is for this answer.
+            page.evaluate("document.getElementById('toast')?.classList.remove('show')")
+            page.click("#hint")
+            page.wait_for_function("() => document.querySelector('#toast.show')")
+            if page.locator("#end-turn").is_enabled():
+                moves = _moves(page)
+                page.click("#end-turn")
+                _after(page, moves)
+                continue
+        before = len(rack_tiles(page))
+        moves = _moves(page)
+        page.click("#draw")
+        _after(page, moves)
+        if not drew and not _over(page):
+            drew = True
+            assert len(rack_tiles(page)) == before + 1
+    assert opened, "the rack never held an opening"
+    expect(page.locator(".overlay .dialog")).to_be_visible()
+    expect(page.locator("#scores tbody tr")).to_have_count(2)
+    screenshot(page, "newcomer-scores-phone")
+
+    # The finished game replays from its record.
+    page.click("#replay-link")
+    page.wait_for_selector("#replay-action")
+    page.click("#replay-last")
+    expect(page.locator("#replay-scores")).to_be_visible()
+    screenshot(page, "replay-phone")
+    _no_page_errors(page)
+
+    # Back in the room (a new page load: the seat's token brings the host back), and a new game.
+    page.go_back()
+    expect(page.locator("#scores")).to_be_visible()
+    page.click("#rematch")
+    expect(page.locator(".overlay")).to_have_count(0)
+    expect(page.locator(".player.me")).to_contain_text("Ana (you)")
+    _no_page_errors(page)
+    page.context.close()
+
+
+def test_two_people_play_in_a_private_room_joined_by_its_link(server: ServerProcess, browser: Browser) -> None:
+    host = _page(browser, DESKTOP)
+    host.goto(server.url)
+    screenshot(host, "home-desktop")
+    host.fill("#name", "Bea")
+    host.check("#room-hints")
+    host.select_option("#room-preset", "classic")
+    host.click("#create-room")
+    host.wait_for_selector("#invite")
+    invite = host.input_value("#invite")
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/r/[A-Z0-9]{6}", invite), invite
+    expect(host.locator("#start")).to_be_disabled()
+    expect(host.locator(".rules")).to_contain_text("First play worth more than 30 points")
+    screenshot(host, "room-desktop")
+
+    guest = _page(browser, PHONE, touch=True)
+    guest.goto(invite)
+    guest.fill("#name", "Caio")
+    guest.click("#join-invite")
+    expect(host.locator(".seats")).to_contain_text("Caio")
+    host.click("#start")
+    host.wait_for_selector(".rack .tile")
+    guest.wait_for_selector(".rack .tile")
+
+    pool = int(host.locator(".chip.pool").inner_text().split()[-1])
+    player, watcher = (host, guest) if host.locator("main.game.my-turn").count() else (guest, host)
+    player.wait_for_selector("main.game.my-turn")
+    # Tap a tile, then tap "New set": the other player watches the table being built.
+    tile = player.locator(".rack .tile").first
+    if player is guest:
+        tile.tap()
+        player.locator("#new-set").tap()
+    else:
+        tile.click()
+        player.click("#new-set")
+    expect(player.locator(".table .set")).to_have_count(1)
+    expect(watcher.locator(".table.live .set")).to_have_count(1)
+    screenshot(watcher, f"watching-live-table-{'desktop' if watcher is host else 'phone'}")
+    screenshot(player, f"building-a-set-{'desktop' if player is host else 'phone'}")
+    player.click("#undo")
+    expect(player.locator(".table .set")).to_have_count(0)
+    player.click("#redo")
+    expect(player.locator(".table .set")).to_have_count(1)
+    player.click("#reset")
+    expect(player.locator(".table .set")).to_have_count(0)
+    # From the keyboard: Tab to the rack, arrows to a tile, pick with Enter, a new set with N, undo with Ctrl+Z.
+    player.locator("#draw").focus()  # End turn, disabled, is passed over
+    player.keyboard.press("Tab")
+    expect(player.locator("#rack")).to_be_focused()
+    player.keyboard.press("ArrowRight")
+    player.keyboard.press("ArrowRight")
+    expect(player.locator(".rack .tile").nth(1)).to_be_focused()
+    player.keyboard.press("Enter")
+    expect(player.locator(".rack .tile.selected")).to_have_count(1)
+    player.keyboard.press("ArrowRight")
+    player.keyboard.press("Space")
+    expect(player.locator(".rack .tile.selected")).to_have_count(2)
+    player.keyboard.press("n")
+    expect(player.locator(".table .set .tile")).to_have_count(2)
+    player.keyboard.press("Control+z")
+    expect(player.locator(".table .set")).to_have_count(0)
+    player.click("#draw")
+    watcher.wait_for_selector("main.game.my-turn")
+    expect(watcher.locator(".chip.pool")).to_have_text(f"Pool: {pool - 1}")
+    expect(watcher.locator(".table.live")).to_have_count(0)
+
+    # The guest reloads mid-game and is back in their seat with the same rack.
+    guest_rack = sorted(rack_tiles(guest))
+    guest.reload()
+    guest.wait_for_selector(".rack .tile")
+    expect(guest.locator(".player.me")).to_contain_text("Caio (you)")
+    assert sorted(rack_tiles(guest)) == guest_rack
+
+    # A network drop: the page says so, reconnects by itself and goes on.
+    host.evaluate("window.tilerummy.drop()")
+    expect(host.locator("#connection")).to_have_class(re.compile(r"\bshow\b"))
+    expect(host.locator("#connection")).not_to_have_class(re.compile(r"\bshow\b"))
+    expect(host.locator(".player.me")).to_contain_text("Bea (you)")
+    whose = host if host.locator("main.game.my-turn").count() else guest
+    whose.click("#draw")
+    expect(host.locator(".chip.pool")).to_have_text(f"Pool: {pool - 2}")
+    expect(guest.locator(".chip.pool")).to_have_text(f"Pool: {pool - 2}")
+    screenshot(guest, "two-players-phone")
+    # How to play, over the game.
+    guest.click("#help")
+    expect(guest.locator(".help-dialog")).to_contain_text("From the keyboard")
+    screenshot(guest, "help-phone")
+    guest.keyboard.press("Escape")
+    expect(guest.locator(".help-dialog")).to_have_count(0)
+    # Tiles as playing cards.
+    host.click("header button[aria-label='Show tiles as playing cards']")
+    expect(host.locator(".rack .tile.card").first).to_be_visible()
+    screenshot(host, "two-players-cards-desktop")
+    _no_page_errors(host, guest)
+    host.context.close()
+    guest.context.close()
+
+
+def test_a_host_watches_bots_play_and_sees_the_rooms_totals(server: ServerProcess, browser: Browser) -> None:
+    # A bots-only room, its host taking the seat back in the browser with the token, as after a reload.
+    opener = Client(server, "Hal")
+    opener.create([{"kind": "bot", "level": "simple"}] * 2, rules={"options": {"turn_seconds": None}}, public=False)
+    page = _page(browser, DESKTOP)
+    page.goto(server.url)
+    page.evaluate(
+        "([code, token]) => localStorage.setItem('tilerummy.seats', JSON.stringify({[code]: token}))",
+        [opener.code, opener.token],
+    )
+    page.goto(f"{server.url}/r/{opener.code}")
+    page.click("#start")
+    opener.close()
+    expect(page.locator(".rack")).to_contain_text("You are watching this game.")
+    expect(page.locator("#scores tbody tr")).to_have_count(2, timeout=60_000)
+    expect(page.locator("#scores")).to_contain_text("Computer 1")
+    page.click("#rematch")
+    expect(page.locator("#totals-table")).to_contain_text("Totals after 2 games", timeout=60_000)
+    screenshot(page, "room-totals-desktop")
+    _no_page_errors(page)
+    page.context.close()
+
+
+def test_the_language_follows_the_browser_and_the_switch(server: ServerProcess, browser: Browser) -> None:
+    page = _page(browser, PHONE, locale="it-IT")
+    page.goto(server.url)
+    expect(page.locator("#play-bots")).to_have_text("Gioca contro il computer")
+    page.select_option("header select.lang", "es")
+    expect(page.locator("#play-bots")).to_have_text("Jugar contra el ordenador")
+    page.reload()
+    expect(page.locator("#play-bots")).to_have_text("Jugar contra el ordenador")
+    page.select_option("header select.lang", "pt")
+    expect(page.locator("#play-bots")).to_have_text("Jogar contra o computador")
+    screenshot(page, "home-portuguese-phone")
+    # In the game too: a set's reason, in Spanish.
+    page.select_option("header select.lang", "es")
+    expect(page.locator("#play-bots")).to_have_text("Jugar contra el ordenador")
+    page.goto(f"{server.url}/?bot_delay=0")
+    page.click("#play-bots")
+    _my_turn(page)
+    page.locator(".rack .tile").first.click()
+    page.click("#new-set")
+    expect(page.locator(".set.invalid .verdict")).to_contain_text("Una combinación necesita al menos 3 fichas")
+    expect(page.locator("#end-turn")).to_have_text("Terminar turno")
+    screenshot(page, "game-spanish-phone")
+    _no_page_errors(page)
+    page.context.close()
+
+
+def test_the_pages_set_rules_agree_with_the_engine(server: ServerProcess, browser: Browser) -> None:
+    rng = random.Random(5)
+    faces = [str(tile) for tile in NUMBERED_TILES] + ["J"]
+    sets: list[list[str]] = []
+    for _ in range(400):
+        if rng.random() < 0.5:
+            # Near-runs and near-groups, where the rules are subtle.
+            colour, start = rng.choice("RBYK"), rng.randint(1, 13)
+            sets.append(
+                [
+                    f"{colour}{(start + i - 1) % 13 + 1}" if rng.random() > 0.25 else "J"
+                    for i in range(rng.randint(2, 6))
+                ]
+            )
+        else:
+            sets.append(rng.sample(faces, rng.randint(2, 5)))
+    sets += [
+        ["R12", "R13", "R1"],
+        ["J", "R1", "R2"],
+        ["R13", "J", "J"],
+        ["R10", "J(B10)", "J(Y10)"],
+        ["K10", "B10", "J"],
+    ]
+    page = _page(browser, DESKTOP)
+    page.goto(server.url)
+    for wrap in (False, True):
+        readings = page.evaluate(
+            """async ([sets, wrap]) => {
+                const rules = await import('/static/js/rules.js');
+                return sets.map(set => rules.readSet(set, {wrap}));
+            }""",
+            [sets, wrap],
+        )
+        for tiles, reading in zip(sets, readings, strict=True):
+            try:
+                meld = Meld.parse(" ".join(tiles), wrap=wrap)
+            except InvalidMeld:
+                assert not reading["ok"], (tiles, wrap, reading)
+            else:
+                assert reading["ok"], (tiles, wrap, reading)
+                assert (reading["kind"], reading["value"]) == (meld.kind.value, meld.value), (tiles, wrap)
+    page.context.close()
+
+
+def test_the_clients_files_are_checked_again_on_each_load(server: ServerProcess) -> None:
+    with urllib.request.urlopen(f"{server.url}/static/js/main.js", timeout=5) as response:
+        assert response.headers["Cache-Control"] == "no-cache"
+        etag = response.headers["ETag"]
+    again = urllib.request.Request(f"{server.url}/static/js/main.js", headers={"If-None-Match": etag})
+    with pytest.raises(urllib.error.HTTPError) as unchanged:
+        urllib.request.urlopen(again, timeout=5)
+    unchanged.value.close()
+    assert unchanged.value.code == 304
+
+
+def test_every_text_is_in_every_language() -> None:
+    catalogues = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in (STATIC / "i18n").glob("*.json")}
+    assert set(catalogues) == {"en", "es", "it", "pt"}
+    english = catalogues["en"]
+    for language, catalogue in catalogues.items():
+        assert set(catalogue) == set(english), (language, set(english) ^ set(catalogue))
+        for key, text in catalogue.items():
+            assert text.strip(), (language, key)
+            assert set(re.findall(r"\{(\w+)\}", text)) == set(re.findall(r"\{(\w+)\}", english[key])), (language, key)
+    scripts = "\n".join(path.read_text(encoding="utf-8") for path in (STATIC / "js").glob("*.js"))
+    used = set(re.findall(r'\bt\(\s*"([a-z0-9_]+)"', scripts))
+    for pair in re.findall(r'\bt\([^()"]*\? "([a-z0-9_]+)" : "([a-z0-9_]+)"', scripts):
+        used |= set(pair)
+    assert used - set(english) == set(), "texts the page asks for that no catalogue has"

@@ -1,0 +1,57 @@
+"""Helpers for the browser tests: a Chromium from the system, pages on a real server, screenshots."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from playwright.sync_api import Page, ViewportSize
+
+#: Screenshots land here (git-ignored), to be looked at after a run.
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+#: The longest a browser test waits for one thing to appear.
+WAIT_MS = 20_000
+
+
+def chromium_path() -> str:
+    """The system's Chromium (Debian's package): the tests never download a browser."""
+    for candidate in (os.environ.get("TILERUMMY_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    raise RuntimeError("no Chromium found: install Debian's chromium package (make test does)")
+
+
+def screenshot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def rack_tiles(page: Page) -> list[str]:
+    tiles: list[str] = page.eval_on_selector_all(".rack .tile[data-t]", "tiles => tiles.map(tile => tile.dataset.t)")
+    return tiles
+
+
+def drag(page: Page, source: str, target: str) -> None:
+    """Drag with the mouse (pointer events), from the centre of one element to the right end of another."""
+    start = page.locator(source).first.bounding_box()
+    end = page.locator(target).first.bounding_box()
+    assert start is not None and end is not None, (source, target)
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(start["x"] + start["width"] / 2 + 10, start["y"] + start["height"] / 2 + 10, steps=2)
+    page.mouse.move(end["x"] + end["width"] - 4, end["y"] + end["height"] / 2, steps=4)
+    page.mouse.up()
+
+
+def wait_until(check: Callable[[], bool], timeout: float = WAIT_MS / 1000, what: str = "a condition") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"waited {timeout} s for {what}")
