@@ -273,7 +273,7 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ServerProc
 def test_a_host_watches_bots_play_and_sees_the_rooms_totals(server: ServerProcess, browser: Browser) -> None:
     # A bots-only room, its host taking the seat back in the browser with the token, as after a reload.
     opener = Client(server, "Hal")
-    opener.create([{"kind": "bot", "level": "simple"}] * 2, rules={"options": {"turn_seconds": None}}, public=False)
+    opener.create([{"kind": "bot", "level": "greedy"}] * 2, rules={"options": {"turn_seconds": None}}, public=False)
     page = _page(browser, DESKTOP)
     page.goto(server.url)
     page.evaluate(

@@ -517,10 +517,6 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
-
-
 # --- play --------------------------------------------------------------------
 
 
@@ -643,3 +639,7 @@ class _ProgressBar:
             file=sys.stderr,
             flush=True,
         )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -24,9 +24,13 @@ from ..solver import Solution, solve
 log = logging.getLogger("tilerummy.server")
 
 
-def choose_action(level: str, seed: int, view: PlayerView) -> Action:
+#: The share of its budget a bot that searches may think for; the rest covers the trip to the worker.
+THINKING_SHARE = 0.6
+
+
+def choose_action(level: str, seed: int, view: PlayerView, budget: float) -> Action:
     """Runs in a worker: a fresh bot per move, seeded, so a move does not depend on the worker."""
-    return make_bot(level, seed=seed).choose(view)
+    return make_bot(level, seed=seed, budget=max(0.05, budget * THINKING_SHARE)).choose(view)
 
 
 def suggest_play(view: PlayerView) -> Solution | None:
@@ -66,7 +70,7 @@ class BotPool:
 
     async def choose(self, level: str, seed: int, view: PlayerView, budget: float) -> Action | None:
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._executor, choose_action, level, seed, view)
+        future = loop.run_in_executor(self._executor, choose_action, level, seed, view, budget)
         try:
             return await asyncio.wait_for(future, timeout=max(budget, 0.01))
         except TimeoutError:

@@ -83,7 +83,7 @@ class RoomOptions(_Model):
     public: bool = Field(default=True, description="listed in the lobby and open to quick match")
     grace_seconds: float = Field(default=30, ge=0, le=3600, description="a player away longer has a bot stand in")
     bot_delay: float = Field(default=1.0, ge=0, le=10, description="seconds a bot waits before it plays")
-    stand_in_level: str = Field(default="simple", max_length=20, description="the bot level that stands in")
+    stand_in_level: str = Field(default="greedy", max_length=20, description="the bot level that stands in")
     auto_start: bool = Field(default=False, description="start as soon as every seat is taken")
     hints: bool = Field(default=False, description="players may ask for the solver's suggestion on their turn")
 

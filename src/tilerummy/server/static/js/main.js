@@ -378,8 +378,8 @@ async function createPrivate() {
   const people = Number(document.getElementById("people").value);
   const bots = Number(document.getElementById("room-bots").value);
   const turn = document.getElementById("room-turn").value;
-  const seats = [...Array.from({ length: people }, () => ({ kind: "person" })), ...Array.from({ length: bots }, () => ({ kind: "bot", level: "simple" }))];
-  if (seats.length < 2) seats.push({ kind: "bot", level: "simple" });
+  const seats = [...Array.from({ length: people }, () => ({ kind: "person" })), ...Array.from({ length: bots }, () => ({ kind: "bot", level: "greedy" }))];
+  if (seats.length < 2) seats.push({ kind: "bot", level: "greedy" });
   const options = { public: document.getElementById("room-public").checked, hints: document.getElementById("room-hints").checked };
   const preset = document.getElementById("room-preset").value;
   const ruleOptions = { turn_seconds: turn === "none" ? null : Number(turn), display: document.getElementById("room-display").value };
@@ -420,7 +420,7 @@ function showHome() {
           "div",
           { class: "row" },
           select("bots", t("opponents"), [[1, "1"], [2, "2"], [3, "3"]], 1),
-          select("level", t("bot_level"), [["simple", t("level_simple")], ["random", t("level_random")]], "simple"),
+          select("level", t("bot_level"), ["easy", "greedy", "hard", "expert"].map((level) => [level, t(`level_${level}`)]), "easy"),
           select("bot-turn", t("turn_time"), [[60, t("seconds", { n: 60 })], [120, t("seconds", { n: 120 })], ["none", t("no_limit")]], 120),
         ),
         h("button", { id: "play-bots", class: "big", onclick: playBots }, t("play_bots")),
