@@ -45,8 +45,21 @@ def _id(value: tuple[object, ...]) -> int:
     return found
 
 
+# Open runs are named apart, so their names stay small enough to pack.
+_RUN_IDS: dict[ColourRuns, int] = {}
+_RUNS: list[ColourRuns] = []
+
+
+def _run_id(runs: ColourRuns) -> int:
+    found = _RUN_IDS.get(runs)
+    if found is None:
+        found = _RUN_IDS[runs] = len(_RUNS)
+        _RUNS.append(runs)
+    return found
+
+
 def _runs_of(ident: int) -> ColourRuns:
-    return _VALUES[ident]  # type: ignore[return-value]
+    return _RUNS[ident]
 
 
 def _ints_of(ident: int) -> tuple[int, ...]:
@@ -143,7 +156,7 @@ def _start(
                     tuple(new_runs),
                     sum(run[0] < 3 for run in after),
                     sum(run[0] == 1 for run in after),
-                    _id(after),
+                    _run_id(after),
                 )
             )
 
@@ -177,14 +190,19 @@ class Arrangement:
     score: int
 
 
-# The open runs of each colour (by name), jokers used, the tiles sent to this
-# number's groups by the colours already handled (sorted, by name), the 1s
-# kept back to follow a 13 (with wrap, by name).
-Key = tuple[int, int, int, int, int, int, int]
-# How a state was reached: the previous state and the colour's choice (with
-# the 1s it kept back), or the previous state and the jokers put in groups.
-Back = tuple[Key, _Choice, int] | tuple[Key, int] | None
-Step = dict[Key, tuple[int, Back]]
+# A state is one int: each colour's open runs (by name), the jokers used,
+# how many colours sent one, two or three tiles to this number's groups, and
+# (with wrap) the 1s each colour kept back to follow a 13. Every choice then
+# moves a state by a fixed amount, so a step is additions and dict lookups.
+_RUN_BITS = 12
+_RUN_MASK = (1 << _RUN_BITS) - 1
+_USED_SHIFT = 4 * _RUN_BITS
+_HIST_SHIFT = _USED_SHIFT + 4
+_HIST_MASK = (1 << 9) - 1
+_KEPT_SHIFT = _HIST_SHIFT + 9
+# Per step: the best score of each state, the state it came from and what
+# was done (an index into the step's choices, or the jokers put in groups).
+Step = dict[int, tuple[int, int, "tuple[_Choice, int] | int"]]
 
 
 #: From how many tiles on the table and the rack the array search is used
@@ -227,33 +245,54 @@ def best_arrangement(
         return with_arrays()
     total_jokers = must_jokers + optional_jokers
     optional = _placeable(must, optional, total_jokers, wrap)
-    no_runs = _id(())
-    start: Key = (no_runs, no_runs, no_runs, no_runs, 0, _id(()), _id((0, 0, 0, 0) if wrap else ()))
-    steps: list[Step] = [{start: (0, None)}]
+    no_runs = _run_id(())
+    start = no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS
+    step: Step = {start: (0, -1, -1)}
+    history: list[tuple[Step, _StepOptions | None]] = [(step, None)]
     top = WRAPPED_ONE if wrap else MAX_NUMBER
     still = remaining_scores(optional, weights, optional_jokers * joker_weight, top)
     for number in range(1, top + 1):
         for colour in range(4):
             hope = still[(number - 1) * 4 + colour] - floor
-            options = _StepOptions(number, colour, must, optional, weights, wrap, top)
-            steps.append(_colour_step(steps[-1], colour, options, total_jokers, hope))
-            if len(steps[-1]) > _LOOP_STATES:
+            options = _StepOptions(number, colour, must, optional, weights, wrap, top, total_jokers)
+            step = _colour_step(step, options, hope)
+            history.append((step, options))
+            if len(step) > _LOOP_STATES:
                 return with_arrays()
-        steps.append(_group_step(steps[-1], total_jokers))
-        if not steps[-1]:
+        step = _group_step(step, total_jokers)
+        history.append((step, None))
+        if not step:
             return None
-    best_key = None
+    best_key = -1
     best_score = floor
-    for key, (score, _) in steps[-1].items():
-        used = key[4]
-        if used < must_jokers or any(run[:2] != (3, True) for ident in key[:4] for run in _runs_of(ident)):
+    closed = [all(run[:2] == (3, True) for run in runs) for runs in _RUNS]
+    for key, (score, _, _) in step.items():
+        used = key >> _USED_SHIFT & 15
+        if used < must_jokers or not (
+            closed[key & _RUN_MASK]
+            and closed[key >> _RUN_BITS & _RUN_MASK]
+            and closed[key >> 2 * _RUN_BITS & _RUN_MASK]
+            and closed[key >> 3 * _RUN_BITS & _RUN_MASK]
+        ):
             continue
         final = score + (used - must_jokers) * joker_weight
         if final > best_score:
             best_key, best_score = key, final
-    if best_key is None:
+    if best_key < 0:
         return None
-    return Arrangement(_rebuild(steps, best_key), best_score)
+    return Arrangement(_rebuild(history, best_key), best_score)
+
+
+Pick = tuple[_Choice, int]  # a colour's choice and the 1s it keeps back
+Move = tuple[int, int, Pick]  # what a choice adds to a state, the score it gains, the choice
+
+
+# Steps alike (the same tiles around, the same weight) have the same choices:
+# they are shared between searches.
+_SHARED: dict[
+    tuple[int, ...], tuple[dict[tuple[int, int, int], list[tuple[_Choice, int, int, int]]], dict[int, list[Move]]]
+] = {}
+_SHARED_LIMIT = 4000
 
 
 class _StepOptions:
@@ -270,6 +309,7 @@ class _StepOptions:
         weights: Sequence[int],
         wrap: bool,
         top: int,
+        total_jokers: int = 0,
     ) -> None:
         self.number = number
         self.wrap = wrap
@@ -282,7 +322,56 @@ class _StepOptions:
         self.next_two = _held(must, optional, colour, number + 2, top)
         self.keeps = range(self.held_must + self.held_optional + 1) if wrap and number == 1 else range(1)
         self.weight = weights[face]
-        self.cache: dict[tuple[int, int, int], list[tuple[_Choice, int, int, int]]] = {}
+        self.colour = colour
+        self.total_jokers = total_jokers
+        signature = (
+            colour,
+            wrap and number == 1,
+            self.last,
+            self.wrapped,
+            self.held_must,
+            self.held_optional,
+            self.ahead,
+            self.next_one,
+            self.next_two,
+            self.weight,
+            total_jokers,
+        )
+        shared = _SHARED.get(signature)
+        if shared is None:
+            if len(_SHARED) >= _SHARED_LIMIT:
+                _SHARED.clear()
+            shared = _SHARED[signature] = ({}, {})
+        self.cache, self.packed = shared
+        self.mask = _RUN_MASK << colour * _RUN_BITS | 15 << _USED_SHIFT
+        if self.wrapped:
+            self.mask |= 3 << (_KEPT_SHIFT + 2 * colour)
+
+    def moves(self, part: int) -> list[Move]:
+        """The choices of a state whose colour runs, jokers used and 1s kept
+        are ``part`` (the state masked by ``mask``): each as what it adds to
+        the state, the score it gains and the choice."""
+        found = self.packed.get(part)
+        if found is not None:
+            return found
+        shift = self.colour * _RUN_BITS
+        runs_id = part >> shift & _RUN_MASK
+        used = part >> _USED_SHIFT & 15
+        kept_shift = _KEPT_SHIFT + 2 * self.colour
+        kept = part >> kept_shift & 3 if self.wrapped else 0
+        found = []
+        for choice, keep, gain, jokers in self.get(runs_id, self.total_jokers - used, kept):
+            delta = (choice.after_id - runs_id) << shift
+            delta += jokers << _USED_SHIFT
+            if choice.to_groups:
+                delta += 1 << (_HIST_SHIFT + 3 * (choice.to_groups - 1))
+            if self.wrapped:
+                delta -= kept << kept_shift  # the kept 1s are placed now
+            elif self.keeps.stop > 1:
+                delta += keep << kept_shift
+            found.append((delta, gain, (choice, keep)))
+        self.packed[part] = found
+        return found
 
     def get(self, runs_id: int, jokers_left: int, kept: int) -> list[tuple[_Choice, int, int, int]]:
         key = (runs_id, jokers_left, kept)
@@ -326,45 +415,33 @@ def remaining_scores(optional: Sequence[int], weights: Sequence[int], jokers: in
     return still
 
 
-def _colour_step(step: Step, colour: int, options: _StepOptions, total_jokers: int, hope: int) -> Step:
+def _colour_step(step: Step, options: _StepOptions, hope: int) -> Step:
     """Every state after one colour's choice at one number.
 
     ``hope``: states whose score plus this cannot beat the floor are dropped
     (the most the tiles not yet reached could still add, minus the floor).
     """
+    mask = options.mask
+    moves = options.moves
+    parts = {key & mask for key in step}
+    if all(len(found) == 1 and not found[0][0] and not found[0][1] for found in map(moves, parts)) and all(
+        score + hope > 0 for score, _, _ in step.values()
+    ):
+        # Every state's only choice leaves it as it is and gains nothing (a
+        # colour with no tile and no open run here): the step is the previous one.
+        return step
     result: Step = {}
-    keeping = options.wrap and options.number == 1
-    for key, (score, _) in step.items():
+    get = result.get
+    for key, (score, _, _) in step.items():
         if score + hope <= 0:
             continue
-        used, groups, kept_id = key[4], key[5], key[6]
-        kept_here = _ints_of(kept_id)[colour] if options.wrapped else 0
-        before, after = key[:colour], key[colour + 1 : 4]
-        for choice, keep, gained, jokers in options.get(key[colour], total_jokers - used, kept_here):
-            if keeping:
-                kept_ones = list(_ints_of(kept_id))
-                kept_ones[colour] = keep
-                new_kept = _id(tuple(kept_ones))
-            else:
-                new_kept = kept_id
-            new_groups = _grouped(groups, choice.to_groups)
-            new_key: Key = (*before, choice.after_id, *after, used + jokers, new_groups, new_kept)  # type: ignore[assignment]
-            new_score = score + gained
-            previous = result.get(new_key)
+        for delta, gain, pick in moves(key & mask):
+            new_key = key + delta
+            new_score = score + gain
+            previous = get(new_key)
             if previous is None or new_score > previous[0]:
-                result[new_key] = (new_score, (key, choice, keep))
+                result[new_key] = (new_score, key, pick)
     return result
-
-
-_GROUPED: dict[tuple[int, int], int] = {}
-
-
-def _grouped(groups: int, count: int) -> int:
-    """The sorted tile counts sent to groups, once another colour sends ``count``."""
-    found = _GROUPED.get((groups, count))
-    if found is None:
-        found = _GROUPED[(groups, count)] = _id(tuple(sorted((*_ints_of(groups), count))))
-    return found
 
 
 def _placeable(must: Sequence[int], optional: Sequence[int], jokers: int, wrap: bool) -> list[int]:
@@ -419,35 +496,64 @@ def _distance_to_next(must: Sequence[int], optional: Sequence[int], colour: int,
     return 99
 
 
+#: For each count of colours sending one, two or three tiles to a number's
+#: groups (as packed in a state), the joker counts with which they form groups.
+_GROUP_JOKERS: dict[int, list[int]] = {}
+
+
+def _group_jokers(hist: int, total_jokers: int) -> list[int]:
+    found = _GROUP_JOKERS.get(hist)
+    if found is None:
+        counts = [count for count in (1, 2, 3) for _ in range(hist >> 3 * (count - 1) & 7)]
+        counts += [0] * (4 - len(counts))
+        found = _GROUP_JOKERS[hist] = [
+            jokers
+            for jokers in range(9)
+            if _group_split((counts[0], counts[1], counts[2], counts[3]), jokers) is not None
+        ]
+    return [jokers for jokers in found if jokers <= total_jokers]
+
+
 def _group_step(step: Step, total_jokers: int) -> Step:
     result: Step = {}
-    no_groups = _id(())
-    for key, (score, _) in step.items():
-        used = key[4]
-        to_groups = _ints_of(key[5])
-        counts = (to_groups[0], to_groups[1], to_groups[2], to_groups[3])
-        for group_jokers in range(total_jokers - used + 1):
-            if _group_split(counts, group_jokers) is None:
-                continue
-            new_key: Key = (key[0], key[1], key[2], key[3], used + group_jokers, no_groups, key[6])
-            previous = result.get(new_key)
+    get = result.get
+    clear = ~(_HIST_MASK << _HIST_SHIFT)
+    by_hist: dict[int, list[int]] = {}
+    for key, (score, _, _) in step.items():
+        used = key >> _USED_SHIFT & 15
+        hist = key >> _HIST_SHIFT & _HIST_MASK
+        allowed = by_hist.get(hist)
+        if allowed is None:
+            allowed = by_hist[hist] = _group_jokers(hist, total_jokers)
+        base = key & clear
+        for jokers in allowed:
+            if used + jokers > total_jokers:
+                break
+            new_key = base + (jokers << _USED_SHIFT)
+            previous = get(new_key)
             if previous is None or score > previous[0]:
-                result[new_key] = (score, (key, group_jokers))
+                result[new_key] = (score, key, jokers)
     return result
 
 
-def _rebuild(steps: list[Step], final: Key) -> tuple[Meld, ...]:
-    """Walk the back-pointers and lay out the actual sets."""
+def _rebuild(history: list[tuple[Step, _StepOptions | None]], final: int) -> tuple[Meld, ...]:
+    """Walk the back-pointers and lay out the actual sets (``history`` starts
+    with the first states, then each step's states and choices)."""
     path: list[tuple[_Choice, int] | int] = []
     key = final
-    for step in reversed(steps[1:]):
-        _, back = step[key]
-        assert back is not None
-        if len(back) == 3:
-            path.append((back[1], back[2]))
+    for index in range(len(history) - 1, 0, -1):
+        step, options = history[index]
+        if options is None:
+            _, key, jokers = step[key]
+            assert isinstance(jokers, int)
+            path.append(jokers)
+        elif step is history[index - 1][0]:
+            # A step that changed nothing: the state made its only choice.
+            path.append(options.moves(key & options.mask)[0][2])
         else:
-            path.append(back[1])
-        key = back[0]
+            _, key, pick = step[key]
+            assert not isinstance(pick, int)
+            path.append(pick)
     path.reverse()
     return lay_out_path(path)
 

@@ -25,6 +25,7 @@ from ._layers import (
     _id,
     _ints_of,
     _placeable,
+    _run_id,
     _runs_of,
     _StepOptions,
     lay_out_path,
@@ -89,7 +90,7 @@ def best_arrangement_arrays(
         if len(values) == 4:
             for jokers in range(total_jokers + 1):
                 feasible[index, jokers] = _group_split((values[0], values[1], values[2], values[3]), jokers) is not None
-    empty_runs = runs.of(_id(()))
+    empty_runs = runs.of(_run_id(()))
     start_kept = kept_names.of(_id((0, 0, 0, 0) if wrap else ()))
     start = (
         empty_runs
@@ -105,7 +106,7 @@ def best_arrangement_arrays(
     still = remaining_scores(optional, weights, optional_jokers * joker_weight, top)
     for number in range(1, top + 1):
         for colour in range(4):
-            options = _StepOptions(number, colour, must, optional, weights, wrap, top)
+            options = _StepOptions(number, colour, must, optional, weights, wrap, top, total_jokers)
             hope = still[(number - 1) * 4 + colour] - floor
             keys, scores, back = _colour_step(
                 keys, scores, colour, options, total_jokers, hope, runs, kept_names, group_next
