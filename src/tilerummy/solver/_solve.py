@@ -390,7 +390,11 @@ def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rule
     """The table after the play, keeping as many of the old sets as it
     easily can, and showing kept jokers as jokers again."""
     kept_jokers = Counter(plan.kept)
-    new_sets = list(melds)
+    # The new sets by their faces, in order, to find those made again.
+    by_faces: dict[tuple[int, ...], list[int]] = {}
+    for index, new in enumerate(melds):
+        by_faces.setdefault(tuple(sorted(INDEX[tile] for tile in new.tiles)), []).append(index)
+    taken: set[int] = set()
     kept_sets: list[Meld] = []
     candidates: list[tuple[Meld, Counter[int]]] = []
     for meld in before.melds:
@@ -398,13 +402,14 @@ def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rule
         if faces is None:
             continue
         # An old set the solution made again, tile for tile, stays as it was.
-        same = next((i for i, new in enumerate(new_sets) if Counter(INDEX[t] for t in new.tiles) == faces), None)
-        if same is not None:
-            new_sets.pop(same)
+        same = by_faces.get(tuple(sorted(faces.elements())))
+        if same:
+            taken.add(same.pop(0))
             kept_sets.append(meld)
             kept_jokers -= _kept_in(meld, kept_jokers)
         else:
             candidates.append((meld, faces))
+    new_sets = [new for index, new in enumerate(melds) if index not in taken]
     remaining = Counter(INDEX[tile] for meld in new_sets for tile in meld.tiles)
     candidates = [(meld, faces) for meld, faces in candidates if not faces - remaining]
     attempts = [candidates] + [[candidate] for candidate in candidates[:_KEEP_ATTEMPTS]] if candidates else []
@@ -503,52 +508,67 @@ def _finish(before: Table, after: Table, rack: Sequence[Tile], rules: Rules, *, 
 def describe(before: Table, after: Table, placed: Counter[Tile]) -> list[str]:
     """The move in short steps a person can follow, such as "add R4 to R5 R6 R7"
     or "make R4 R5 R6 with R4 from your rack, R5 R6 from R5 R6 R7 R8"."""
-    old = Counter(before.melds)
-    new = Counter(after.melds)
+
+    # Sets and tiles are compared as small ints: hashing tiles is slow.
+    def key(meld: Meld) -> tuple[MeldKind, int, tuple[int, ...]]:
+        return meld.kind, meld.number, tuple(INDEX[tile] for tile in meld.tiles)
+
+    melds = {key(meld): meld for meld in (*before.melds, *after.melds)}
+    old = Counter(key(meld) for meld in before.melds)
+    new = Counter(key(meld) for meld in after.melds)
     kept = old & new
     broken = list((old - kept).elements())
     created = list((new - kept).elements())
-    from_rack = Counter(placed)
-    old_tiles = [Counter(meld.tiles) for meld in broken]
+    from_rack = Counter(INDEX[tile] for tile in placed.elements())
+    old_tiles = [Counter(faces) for _, _, faces in broken]
     left_in = [Counter(tiles) for tiles in old_tiles]
     steps: list[str] = []
+
+    def shown(faces: Counter[int]) -> str:
+        return format_tiles(sorted(FACES[face] for face in faces.elements()))
+
     # Whole sets extended with rack tiles first, then sets made of rack tiles only.
-    remaining: list[Meld] = []
+    remaining: list[tuple[MeldKind, int, tuple[int, ...]]] = []
+    intact = [True] * len(broken)
     for meld in created:
-        tiles = Counter(meld.tiles)
+        tiles = Counter(meld[2])
         for index, old_meld in enumerate(broken):
             whole = old_tiles[index]
-            if left_in[index] != whole or whole - tiles:
+            if not intact[index] or any(tiles[tile] < count for tile, count in whole.items()):
                 continue
             added = tiles - whole
-            if not added - from_rack:
-                steps.append(f"add {format_tiles(sorted(added.elements()))} to {old_meld}")
+            if all(from_rack[tile] >= count for tile, count in added.items()):
+                steps.append(f"add {shown(added)} to {melds[old_meld]}")
                 from_rack -= added
                 left_in[index] = Counter()
+                intact[index] = False
                 break
         else:
             remaining.append(meld)
     created, remaining = remaining, []
     for meld in created:
-        tiles = Counter(meld.tiles)
+        tiles = Counter(meld[2])
         if not tiles - from_rack:
-            steps.append(f"lay {meld} as a new {meld.kind.value}")
+            steps.append(f"lay {melds[meld]} as a new {meld[0].value}")
             from_rack -= tiles
         else:
             remaining.append(meld)
     for meld in remaining:
-        needed = Counter(meld.tiles)
+        needed = Counter(meld[2])
         parts: list[str] = []
         for index, old_meld in enumerate(broken):
-            taken = needed & left_in[index]
+            left = left_in[index]
+            if not left or not any(tile in left for tile in needed):
+                continue
+            taken = needed & left
             if taken:
                 is_whole = taken == old_tiles[index]
-                parts.append(str(old_meld) if is_whole else f"{format_tiles(sorted(taken.elements()))} from {old_meld}")
+                parts.append(str(melds[old_meld]) if is_whole else f"{shown(taken)} from {melds[old_meld]}")
                 needed -= taken
                 left_in[index] -= taken
         mine = needed & from_rack
         if mine:
-            parts.append(f"{format_tiles(sorted(mine.elements()))} from your rack")
+            parts.append(f"{shown(mine)} from your rack")
             from_rack -= mine
-        steps.append(f"make the {meld.kind.value} {meld} with " + ", ".join(parts))
+        steps.append(f"make the {meld[0].value} {melds[meld]} with " + ", ".join(parts))
     return steps
