@@ -194,7 +194,7 @@ class Arrangement:
 # how many colours sent one, two or three tiles to this number's groups, and
 # (with wrap) the 1s each colour kept back to follow a 13. Every choice then
 # moves a state by a fixed amount, so a step is additions and dict lookups.
-_RUN_BITS = 12
+_RUN_BITS = 16
 _RUN_MASK = (1 << _RUN_BITS) - 1
 _USED_SHIFT = 4 * _RUN_BITS
 _HIST_SHIFT = _USED_SHIFT + 4
@@ -226,9 +226,25 @@ def best_arrangement(
     ones) in valid sets; None if the must copies cannot all be placed or
     nothing scores more than ``floor``."""
 
-    def with_arrays() -> Arrangement | None:
-        from ._layers_np import best_arrangement_arrays
+    search = functools.partial(
+        _search_layers,
+        must,
+        optional,
+        weights,
+        must_jokers=must_jokers,
+        optional_jokers=optional_jokers,
+        joker_weight=joker_weight,
+        wrap=wrap,
+        floor=floor,
+    )
+    # Crowded tables have thousands of states: step through them as arrays.
+    if sum(must) + sum(optional) < _ARRAYS_FROM:
+        found = search(limit=_LOOP_STATES)
+        if found is not _CROWDED:
+            return found
+    from ._layers_np import best_arrangement_arrays
 
+    try:
         return best_arrangement_arrays(
             must,
             optional,
@@ -239,10 +255,29 @@ def best_arrangement(
             wrap=wrap,
             floor=floor,
         )
+    except OverflowError:  # too many kinds of open runs to pack them in 64 bits
+        found = search(limit=None)
+        assert found is not _CROWDED
+        return found
 
-    # Crowded tables have thousands of states: step through them as arrays.
-    if sum(must) + sum(optional) >= _ARRAYS_FROM:
-        return with_arrays()
+
+#: What the loop search returns when it meets more states than it may.
+_CROWDED = Arrangement((), -1)
+
+
+def _search_layers(
+    must: Sequence[int],
+    optional: Sequence[int],
+    weights: Sequence[int],
+    *,
+    must_jokers: int,
+    optional_jokers: int,
+    joker_weight: int,
+    wrap: bool,
+    floor: int,
+    limit: int | None,
+) -> Arrangement | None:
+    """The loop search; ``_CROWDED`` once a step holds more than ``limit`` states."""
     total_jokers = must_jokers + optional_jokers
     optional = _placeable(must, optional, total_jokers, wrap)
     no_runs = _run_id(())
@@ -257,8 +292,8 @@ def best_arrangement(
             options = _StepOptions(number, colour, must, optional, weights, wrap, top, total_jokers)
             step = _colour_step(step, options, hope)
             history.append((step, options))
-            if len(step) > _LOOP_STATES:
-                return with_arrays()
+            if limit is not None and len(step) > limit:
+                return _CROWDED
         step = _group_step(step, total_jokers)
         history.append((step, None))
         if not step:
@@ -287,11 +322,20 @@ Pick = tuple[_Choice, int]  # a colour's choice and the 1s it keeps back
 Move = tuple[int, int, Pick]  # what a choice adds to a state, the score it gains, the choice
 
 
-# Steps alike (the same tiles around, the same weight) have the same choices:
-# they are shared between searches.
-_SHARED: dict[
-    tuple[int, ...], tuple[dict[tuple[int, int, int], list[tuple[_Choice, int, int, int]]], dict[int, list[Move]]]
-] = {}
+class _Shared:
+    """What steps alike (the same tiles around, the same weight) have in
+    common, kept between searches: each colour's choices by its open runs,
+    jokers left and 1s kept, and those choices ready for each search."""
+
+    __slots__ = ("arrays", "choices", "moves")
+
+    def __init__(self) -> None:
+        self.choices: dict[tuple[int, int, int], list[tuple[_Choice, int, int, int]]] = {}
+        self.moves: dict[int, list[Move]] = {}
+        self.arrays: dict[int, object] = {}  # for the array search, in its own form
+
+
+_SHARED: dict[tuple[int, ...], _Shared] = {}
 _SHARED_LIMIT = 4000
 
 
@@ -341,8 +385,9 @@ class _StepOptions:
         if shared is None:
             if len(_SHARED) >= _SHARED_LIMIT:
                 _SHARED.clear()
-            shared = _SHARED[signature] = ({}, {})
-        self.cache, self.packed = shared
+            shared = _SHARED[signature] = _Shared()
+        self.shared = shared
+        self.cache, self.packed = shared.choices, shared.moves
         self.mask = _RUN_MASK << colour * _RUN_BITS | 15 << _USED_SHIFT
         if self.wrapped:
             self.mask |= 3 << (_KEPT_SHIFT + 2 * colour)

@@ -513,7 +513,16 @@ def describe(before: Table, after: Table, placed: Counter[Tile]) -> list[str]:
     def key(meld: Meld) -> tuple[MeldKind, int, tuple[int, ...]]:
         return meld.kind, meld.number, tuple(INDEX[tile] for tile in meld.tiles)
 
+    # Writing a group out can take a while: each set is written once.
     melds = {key(meld): meld for meld in (*before.melds, *after.melds)}
+    names: dict[tuple[MeldKind, int, tuple[int, ...]], str] = {}
+
+    def name(meld: tuple[MeldKind, int, tuple[int, ...]]) -> str:
+        found = names.get(meld)
+        if found is None:
+            found = names[meld] = str(melds[meld])
+        return found
+
     old = Counter(key(meld) for meld in before.melds)
     new = Counter(key(meld) for meld in after.melds)
     kept = old & new
@@ -538,7 +547,7 @@ def describe(before: Table, after: Table, placed: Counter[Tile]) -> list[str]:
                 continue
             added = tiles - whole
             if all(from_rack[tile] >= count for tile, count in added.items()):
-                steps.append(f"add {shown(added)} to {melds[old_meld]}")
+                steps.append(f"add {shown(added)} to {name(old_meld)}")
                 from_rack -= added
                 left_in[index] = Counter()
                 intact[index] = False
@@ -549,7 +558,7 @@ def describe(before: Table, after: Table, placed: Counter[Tile]) -> list[str]:
     for meld in created:
         tiles = Counter(meld[2])
         if not tiles - from_rack:
-            steps.append(f"lay {melds[meld]} as a new {meld[0].value}")
+            steps.append(f"lay {name(meld)} as a new {meld[0].value}")
             from_rack -= tiles
         else:
             remaining.append(meld)
@@ -563,12 +572,12 @@ def describe(before: Table, after: Table, placed: Counter[Tile]) -> list[str]:
             taken = needed & left
             if taken:
                 is_whole = taken == old_tiles[index]
-                parts.append(str(melds[old_meld]) if is_whole else f"{shown(taken)} from {melds[old_meld]}")
+                parts.append(name(old_meld) if is_whole else f"{shown(taken)} from {name(old_meld)}")
                 needed -= taken
                 left_in[index] -= taken
         mine = needed & from_rack
         if mine:
             parts.append(f"{shown(mine)} from your rack")
             from_rack -= mine
-        steps.append(f"make the {meld[0].value} {melds[meld]} with " + ", ".join(parts))
+        steps.append(f"make the {meld[0].value} {name(meld)} with " + ", ".join(parts))
     return steps
