@@ -368,7 +368,18 @@ class _StepOptions:
         self.weight = weights[face]
         self.colour = colour
         self.total_jokers = total_jokers
+        # What the colours after this one hold at this number: a state whose
+        # tiles sent to groups cannot be completed into groups with theirs dies now.
+        self.rest = (
+            ()
+            if self.wrapped
+            else tuple(
+                min(3, must[_face(later, number)] + optional[_face(later, number)]) for later in range(colour + 1, 4)
+            )
+        )
         signature = (
+            *self.rest,
+            len(self.rest),
             colour,
             wrap and number == 1,
             self.last,
@@ -388,9 +399,14 @@ class _StepOptions:
             shared = _SHARED[signature] = _Shared()
         self.shared = shared
         self.cache, self.packed = shared.choices, shared.moves
-        self.mask = _RUN_MASK << colour * _RUN_BITS | 15 << _USED_SHIFT
+        self.mask = _RUN_MASK << colour * _RUN_BITS | 15 << _USED_SHIFT | _HIST_MASK << _HIST_SHIFT
         if self.wrapped:
             self.mask |= 3 << (_KEPT_SHIFT + 2 * colour)
+
+    def fits(self, hist: int, jokers_left: int) -> bool:
+        """Whether tiles sent to this number's groups (counted as in a state)
+        can still make groups with the later colours' tiles and the jokers left."""
+        return _completable(hist, self.rest, jokers_left)
 
     def moves(self, part: int) -> list[Move]:
         """The choices of a state whose colour runs, jokers used and 1s kept
@@ -404,12 +420,18 @@ class _StepOptions:
         used = part >> _USED_SHIFT & 15
         kept_shift = _KEPT_SHIFT + 2 * self.colour
         kept = part >> kept_shift & 3 if self.wrapped else 0
+        hist = part >> _HIST_SHIFT & _HIST_MASK
         found = []
         for choice, keep, gain, jokers in self.get(runs_id, self.total_jokers - used, kept):
             delta = (choice.after_id - runs_id) << shift
             delta += jokers << _USED_SHIFT
             if choice.to_groups:
-                delta += 1 << (_HIST_SHIFT + 3 * (choice.to_groups - 1))
+                grown = 1 << 3 * (choice.to_groups - 1)
+                if not self.fits(hist + grown, self.total_jokers - used - jokers):
+                    continue
+                delta += grown << _HIST_SHIFT
+            elif hist and not self.fits(hist, self.total_jokers - used - jokers):
+                continue
             if self.wrapped:
                 delta -= kept << kept_shift  # the kept 1s are placed now
             elif self.keeps.stop > 1:
@@ -557,6 +579,33 @@ def _group_jokers(hist: int, total_jokers: int) -> list[int]:
             if _group_split((counts[0], counts[1], counts[2], counts[3]), jokers) is not None
         ]
     return [jokers for jokers in found if jokers <= total_jokers]
+
+
+_COMPLETABLE: dict[tuple[int, tuple[int, ...], int], bool] = {}
+
+
+def _completable(hist: int, rest: tuple[int, ...], jokers_left: int) -> bool:
+    """Whether colours sending these counts to groups (as packed in a state),
+    with later colours sending up to ``rest`` tiles each, can make groups
+    with at most ``jokers_left`` jokers."""
+    key = (hist, rest, jokers_left)
+    found = _COMPLETABLE.get(key)
+    if found is None:
+        sent = [count for count in (1, 2, 3) for _ in range(hist >> 3 * (count - 1) & 7)]
+        found = False
+        for more in itertools.product(*(range(held + 1) for held in rest)):
+            counts = sorted([*sent, *(count for count in more if count)], reverse=True)
+            if len(counts) > 4:
+                continue
+            counts += [0] * (4 - len(counts))
+            if any(
+                _group_split((counts[0], counts[1], counts[2], counts[3]), jokers) is not None
+                for jokers in range(jokers_left + 1)
+            ):
+                found = True
+                break
+        _COMPLETABLE[key] = found
+    return found
 
 
 def _group_step(step: Step, total_jokers: int) -> Step:

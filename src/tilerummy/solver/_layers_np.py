@@ -72,6 +72,7 @@ def _moves(options: _StepOptions, part: int) -> _Moves:
     used = part >> _USED_SHIFT & 15
     kept_shift = _KEPT_SHIFT + 2 * colour
     kept = part >> kept_shift & 3 if options.wrapped else 0
+    hist = part >> _HIST_SHIFT & _HIST_MASK
     delta, gain, picks = [], [], []
     for choice, keep, gained, jokers in options.get(runs_id, options.total_jokers - used, kept):
         if choice.after_id > _RUN_MASK:
@@ -79,7 +80,12 @@ def _moves(options: _StepOptions, part: int) -> _Moves:
         step = (choice.after_id - runs_id) << shift
         step += jokers << _USED_SHIFT
         if choice.to_groups:
-            step += 1 << (_HIST_SHIFT + 3 * (choice.to_groups - 1))
+            grown = 1 << 3 * (choice.to_groups - 1)
+            if not options.fits(hist + grown, options.total_jokers - used - jokers):
+                continue
+            step += grown << _HIST_SHIFT
+        elif hist and not options.fits(hist, options.total_jokers - used - jokers):
+            continue
         if options.wrapped:
             step -= kept << kept_shift
         elif options.keeps.stop > 1:
@@ -92,7 +98,7 @@ def _moves(options: _StepOptions, part: int) -> _Moves:
 
 
 def _mask(options: _StepOptions) -> int:
-    mask = _RUN_MASK << options.colour * _RUN_BITS | 15 << _USED_SHIFT
+    mask = _RUN_MASK << options.colour * _RUN_BITS | 15 << _USED_SHIFT | _HIST_MASK << _HIST_SHIFT
     if options.wrapped:
         mask |= 3 << (_KEPT_SHIFT + 2 * options.colour)
     return mask
