@@ -318,6 +318,55 @@ def _search_layers(
     return Arrangement(_rebuild(history, best_key), best_score)
 
 
+def any_layout(must: Sequence[int], jokers: int, *, wrap: bool, budget: int) -> tuple[Meld, ...] | None:
+    """Some way to place exactly these tiles (and ``jokers`` jokers) in valid
+    sets, found depth first; None if there is none or the search gives up
+    after ``budget`` states (for callers to whom a layout is a nicety)."""
+    zeros = [0] * len(must)
+    top = WRAPPED_ONE if wrap else MAX_NUMBER
+    plan: list[_StepOptions | None] = []
+    for number in range(1, top + 1):
+        plan.extend(_StepOptions(number, colour, must, zeros, zeros, wrap, top, jokers) for colour in range(4))
+        plan.append(None)
+    closed = [all(run[:2] == (3, True) for run in runs) for runs in _RUNS]
+    failed: set[tuple[int, int]] = set()
+    path: list[Pick | int] = []
+    left = budget
+
+    def visit(index: int, key: int) -> bool:
+        nonlocal left
+        if index == len(plan):
+            return key >> _USED_SHIFT & 15 == jokers and all(
+                closed[key >> colour * _RUN_BITS & _RUN_MASK] for colour in range(4)
+            )
+        if (index, key) in failed or left <= 0:
+            return False
+        left -= 1
+        options = plan[index]
+        if options is None:
+            used = key >> _USED_SHIFT & 15
+            base = key & ~(_HIST_MASK << _HIST_SHIFT)
+            for more in _group_jokers(key >> _HIST_SHIFT & _HIST_MASK, jokers - used):
+                path.append(more)
+                if visit(index + 1, base + (more << _USED_SHIFT)):
+                    return True
+                path.pop()
+        else:
+            for delta, _, pick in options.moves(key & options.mask):
+                path.append(pick)
+                if visit(index + 1, key + delta):
+                    return True
+                path.pop()
+        failed.add((index, key))
+        return False
+
+    no_runs = _run_id(())
+    start = no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS
+    if not visit(0, start):
+        return None
+    return lay_out_path(path)
+
+
 Pick = tuple[_Choice, int]  # a colour's choice and the 1s it keeps back
 Move = tuple[int, int, Pick]  # what a choice adds to a state, the score it gains, the choice
 

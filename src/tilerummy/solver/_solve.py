@@ -23,7 +23,7 @@ from ..legality import joker_readings, judge_play
 from ..melds import WRAPPED_ONE, Meld, MeldKind, Table
 from ..rules import JokerReplacement, Rules
 from ..tiles import COLOURS, JOKER, MAX_NUMBER, Piece, Tile, format_tiles, parse_tiles
-from ._layers import best_arrangement
+from ._layers import any_layout, best_arrangement
 from ._search import FACE_COUNT, FACES, INDEX, JOKER_INDEX, counts_of, search
 
 Objective = Literal["tiles", "value"]
@@ -384,6 +384,8 @@ def _joker_plans(before: Table, rack_counts: Sequence[int], rules: Rules) -> lis
 
 #: How many extra layouts to try when keeping more of the old sets.
 _KEEP_ATTEMPTS = 1
+#: How many states each of those searches may visit.
+_LAYOUT_BUDGET = 3000
 
 
 def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rules) -> Table:
@@ -438,9 +440,8 @@ def _lay_out(faces: Counter[int], rules: Rules) -> tuple[Meld, ...] | None:
     must = [faces[face] for face in range(FACE_COUNT)]
     jokers = must[JOKER_INDEX]
     must[JOKER_INDEX] = 0
-    zeros = [0] * FACE_COUNT
-    found = best_arrangement(must, zeros, zeros, must_jokers=jokers, optional_jokers=0, joker_weight=0, wrap=rules.wrap)
-    return found.melds if found is not None else None
+    # Any layout will do, and keeping old sets is a nicety: a bounded search.
+    return any_layout(must, jokers, wrap=rules.wrap, budget=_LAYOUT_BUDGET)
 
 
 def _faces_as_kept(meld: Meld, kept: Counter[int]) -> Counter[int] | None:
