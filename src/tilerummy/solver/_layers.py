@@ -286,10 +286,11 @@ def _search_layers(
     history: list[tuple[Step, _StepOptions | None]] = [(step, None)]
     top = WRAPPED_ONE if wrap else MAX_NUMBER
     still = remaining_scores(optional, weights, optional_jokers * joker_weight, top)
+    plan = plan_steps(must, optional, weights, wrap, total_jokers)
     for number in range(1, top + 1):
         for colour in range(4):
             hope = still[(number - 1) * 4 + colour] - floor
-            options = _StepOptions(number, colour, must, optional, weights, wrap, top, total_jokers)
+            options = plan[(number - 1) * 4 + colour]
             step = _colour_step(step, options, hope)
             history.append((step, options))
             if limit is not None and len(step) > limit:
@@ -324,9 +325,10 @@ def any_layout(must: Sequence[int], jokers: int, *, wrap: bool, budget: int) -> 
     after ``budget`` states (for callers to whom a layout is a nicety)."""
     zeros = [0] * len(must)
     top = WRAPPED_ONE if wrap else MAX_NUMBER
+    steps = plan_steps(must, zeros, zeros, wrap, jokers)
     plan: list[_StepOptions | None] = []
-    for number in range(1, top + 1):
-        plan.extend(_StepOptions(number, colour, must, zeros, zeros, wrap, top, jokers) for colour in range(4))
+    for number in range(top):
+        plan.extend(steps[number * 4 : number * 4 + 4])
         plan.append(None)
     closed = [all(run[:2] == (3, True) for run in runs) for runs in _RUNS]
     failed: set[tuple[int, int]] = set()
@@ -371,66 +373,26 @@ Pick = tuple[_Choice, int]  # a colour's choice and the 1s it keeps back
 Move = tuple[int, int, Pick]  # what a choice adds to a state, the score it gains, the choice
 
 
-class _Shared:
-    """What steps alike (the same tiles around, the same weight) have in
-    common, kept between searches: each colour's choices by its open runs,
-    jokers left and 1s kept, and those choices ready for each search."""
-
-    __slots__ = ("arrays", "choices", "moves")
-
-    def __init__(self) -> None:
-        self.choices: dict[tuple[int, int, int], list[tuple[_Choice, int, int, int]]] = {}
-        self.moves: dict[int, list[Move]] = {}
-        self.arrays: dict[int, object] = {}  # for the array search, in its own form
-
-
-_SHARED: dict[tuple[int, ...], _Shared] = {}
-_SHARED_LIMIT = 4000
+# One colour at one number: its colour, whether runs started here start at 1
+# (with wrap), whether it is the last number, the wrapped 1 after 13, the must
+# and optional copies, how far the colour's next tile is, the copies at the two
+# next numbers, the weight of a copy, the jokers, and what the later colours
+# hold at this number.
+Signature = tuple[int, bool, bool, bool, int, int, int, int, int, int, int, tuple[int, ...]]
 
 
 class _StepOptions:
     """The choices open to one colour at one number, by its open runs, the
     jokers left and (for the wrapped 1) the 1s it kept back; each with the
-    1s it keeps back, the score it gains and the jokers it uses."""
+    1s it keeps back, the score it gains and the jokers it uses.
 
-    def __init__(
-        self,
-        number: int,
-        colour: int,
-        must: Sequence[int],
-        optional: Sequence[int],
-        weights: Sequence[int],
-        wrap: bool,
-        top: int,
-        total_jokers: int = 0,
-    ) -> None:
-        self.number = number
-        self.wrap = wrap
-        self.last = number == top
-        self.wrapped = number == WRAPPED_ONE
-        face = _face(colour, 1 if self.wrapped else number)
-        self.held_must, self.held_optional = must[face], optional[face]
-        self.ahead = _distance_to_next(must, optional, colour, number, top)
-        self.next_one = _held(must, optional, colour, number + 1, top)
-        self.next_two = _held(must, optional, colour, number + 2, top)
-        self.keeps = range(self.held_must + self.held_optional + 1) if wrap and number == 1 else range(1)
-        self.weight = weights[face]
-        self.colour = colour
-        self.total_jokers = total_jokers
-        # What the colours after this one hold at this number: a state whose
-        # tiles sent to groups cannot be completed into groups with theirs dies now.
-        self.rest = (
-            ()
-            if self.wrapped
-            else tuple(
-                min(3, must[_face(later, number)] + optional[_face(later, number)]) for later in range(colour + 1, 4)
-            )
-        )
-        signature = (
-            *self.rest,
-            len(self.rest),
-            colour,
-            wrap and number == 1,
+    Steps alike have the same choices: one object serves them all, in every
+    search, and keeps what it worked out."""
+
+    def __init__(self, signature: Signature) -> None:
+        (
+            self.colour,
+            self.first,
             self.last,
             self.wrapped,
             self.held_must,
@@ -439,18 +401,16 @@ class _StepOptions:
             self.next_one,
             self.next_two,
             self.weight,
-            total_jokers,
-        )
-        shared = _SHARED.get(signature)
-        if shared is None:
-            if len(_SHARED) >= _SHARED_LIMIT:
-                _SHARED.clear()
-            shared = _SHARED[signature] = _Shared()
-        self.shared = shared
-        self.cache, self.packed = shared.choices, shared.moves
-        self.mask = _RUN_MASK << colour * _RUN_BITS | 15 << _USED_SHIFT | _HIST_MASK << _HIST_SHIFT
+            self.total_jokers,
+            self.rest,
+        ) = signature
+        self.keeps = range(self.held_must + self.held_optional + 1) if self.first else range(1)
+        self.cache: dict[tuple[int, int, int], list[tuple[_Choice, int, int, int]]] = {}
+        self.packed: dict[int, list[Move]] = {}
+        self.arrays: dict[int, object] = {}  # for the array search, in its own form
+        self.mask = _RUN_MASK << self.colour * _RUN_BITS | 15 << _USED_SHIFT | _HIST_MASK << _HIST_SHIFT
         if self.wrapped:
-            self.mask |= 3 << (_KEPT_SHIFT + 2 * colour)
+            self.mask |= 3 << (_KEPT_SHIFT + 2 * self.colour)
 
     def fits(self, hist: int, jokers_left: int) -> bool:
         """Whether tiles sent to this number's groups (counted as in a state)
@@ -504,7 +464,7 @@ class _StepOptions:
                 if choice.to_groups == 0 and not any(run[2] and how != "end" for run, how in choice.continued):
                     found.append((choice, kept, 0, 0))
             return found
-        first = self.wrap and self.number == 1
+        first = self.first
         for keep in self.keeps:
             must_here = max(0, self.held_must - keep)
             optional_here = self.held_must + self.held_optional - keep - must_here
@@ -515,6 +475,61 @@ class _StepOptions:
                 if choice.jokers + later <= jokers_left:
                     found.append((choice, keep, bonus + choice.optional_used * self.weight, choice.jokers))
         return found
+
+
+_OPTIONS: dict[Signature, _StepOptions] = {}
+_OPTIONS_LIMIT = 4000
+
+
+def plan_steps(
+    must: Sequence[int], optional: Sequence[int], weights: Sequence[int], wrap: bool, total_jokers: int
+) -> list[_StepOptions]:
+    """The options of each colour at each number, in the order searched."""
+    top = WRAPPED_ONE if wrap else MAX_NUMBER
+    # held[colour][number] for numbers 1 to top, with room for two past it.
+    held = [
+        [0]
+        + [
+            must[_face(colour, 1 if n == WRAPPED_ONE else n)] + optional[_face(colour, 1 if n == WRAPPED_ONE else n)]
+            for n in range(1, top + 1)
+        ]
+        + [0, 0]
+        for colour in range(4)
+    ]
+    ahead = [[99] * (top + 1) for _ in range(4)]
+    for colour in range(4):
+        following = 99
+        row = held[colour]
+        for number in range(top, 0, -1):
+            ahead[colour][number] = following - number if following != 99 else 99
+            if row[number]:
+                following = number
+    found: list[_StepOptions] = []
+    if len(_OPTIONS) >= _OPTIONS_LIMIT:
+        _OPTIONS.clear()
+    for number in range(1, top + 1):
+        wrapped = number == WRAPPED_ONE
+        for colour in range(4):
+            face = _face(colour, 1 if wrapped else number)
+            signature: Signature = (
+                colour,
+                wrap and number == 1,
+                number == top,
+                wrapped,
+                must[face],
+                optional[face],
+                ahead[colour][number],
+                held[colour][number + 1],
+                held[colour][number + 2],
+                weights[face],
+                total_jokers,
+                () if wrapped else tuple(min(3, held[later][number]) for later in range(colour + 1, 4)),
+            )
+            options = _OPTIONS.get(signature)
+            if options is None:
+                options = _OPTIONS[signature] = _StepOptions(signature)
+            found.append(options)
+    return found
 
 
 def remaining_scores(optional: Sequence[int], weights: Sequence[int], jokers: int, top: int) -> list[int]:
@@ -592,24 +607,6 @@ def _run_through(held: Sequence[int], colour: int, place: int, jokers: int, top:
         if missing <= jokers:
             return True
     return False
-
-
-def _held(must: Sequence[int], optional: Sequence[int], colour: int, number: int, top: int) -> int:
-    """Copies of the colour's tile at that number (none past the top)."""
-    if number > top:
-        return 0
-    face = _face(colour, 1 if number == WRAPPED_ONE else number)
-    return must[face] + optional[face]
-
-
-def _distance_to_next(must: Sequence[int], optional: Sequence[int], colour: int, number: int, top: int) -> int:
-    """How many numbers after this one the next tile of the colour comes (99: none)."""
-    for distance in range(1, top - number + 1):
-        later = number + distance
-        face = _face(colour, 1 if later == WRAPPED_ONE else later)
-        if must[face] or optional[face]:
-            return distance
-    return 99
 
 
 #: For each count of colours sending one, two or three tiles to a number's

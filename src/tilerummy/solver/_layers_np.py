@@ -26,6 +26,7 @@ from ._layers import (
     _run_id,
     _StepOptions,
     lay_out_path,
+    plan_steps,
     remaining_scores,
 )
 
@@ -62,7 +63,7 @@ class _Moves:
 def _moves(options: _StepOptions, part: int) -> _Moves:
     """The choices of a state whose colour runs, jokers used and 1s kept are
     ``part``, shared between searches like the loop search's."""
-    cache: dict[int, object] = options.shared.arrays
+    cache: dict[int, object] = options.arrays
     found = cache.get(part)
     if isinstance(found, _Moves):
         return found
@@ -134,9 +135,10 @@ def best_arrangement_arrays(
         for jokers in _group_jokers(hist, total_jokers):
             feasible[hist, jokers] = True
     still = remaining_scores(optional, weights, optional_jokers * joker_weight, top)
+    plan = plan_steps(must, optional, weights, wrap, total_jokers)
     for number in range(1, top + 1):
         for colour in range(4):
-            options = _StepOptions(number, colour, must, optional, weights, wrap, top, total_jokers)
+            options = plan[(number - 1) * 4 + colour]
             hope = still[(number - 1) * 4 + colour] - floor
             keys, scores, back = _colour_step(keys, scores, options, hope)
             history.append(back)
