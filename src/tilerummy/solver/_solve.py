@@ -23,7 +23,7 @@ from ..legality import joker_readings, judge_play
 from ..melds import WRAPPED_ONE, Meld, MeldKind, Table
 from ..rules import JokerReplacement, Rules
 from ..tiles import COLOURS, JOKER, MAX_NUMBER, Piece, Tile, format_tiles, parse_tiles
-from ._layers import any_layout, best_arrangement
+from ._layers import _placeable, any_layout, best_arrangement
 from ._search import FACE_COUNT, FACES, INDEX, JOKER_INDEX, counts_of, search
 
 Objective = Literal["tiles", "value"]
@@ -168,7 +168,7 @@ def best_in_box(
             return None
         return found.score + constant, Table(before.melds + found.melds)
     best_score = 0
-    best: Table | None = None
+    best: tuple[tuple[Meld, ...], _JokerPlan] | None = None
     everything = sum(weights[face] * count for face, count in enumerate(high))
     for plan in _joker_plans(before, high, rules):
         if best_score >= everything:
@@ -182,6 +182,13 @@ def best_in_box(
         optional = [high[face] - from_rack[face] for face in range(FACE_COUNT)]
         optional[JOKER_INDEX] = 0
         fixed = sum(weights[face] * from_rack[face] for face in range(FACE_COUNT))
+        # At most every rack tile that fits in some set: a plan that cannot
+        # beat the best so far even so is not searched.
+        jokers = plan.freed + high[JOKER_INDEX]
+        reachable = _placeable(must, optional, jokers, rules.wrap)
+        hope = sum(weight * count for weight, count in zip(weights, reachable, strict=True))
+        if fixed + hope + (high[JOKER_INDEX] - low[JOKER_INDEX]) * weights[JOKER_INDEX] <= best_score:
+            continue
         arrangement = best_arrangement(
             must,
             optional,
@@ -197,8 +204,8 @@ def best_in_box(
         score = arrangement.score + fixed
         if score > best_score:
             best_score = score
-            best = _arrange(before, arrangement.melds, plan, rules)
-    return None if best is None else (best_score, best)
+            best = arrangement.melds, plan
+    return None if best is None else (best_score, _arrange(before, best[0], best[1], rules))
 
 
 def _initial_meld(before: Table, rack: list[int], weights: list[int], rules: Rules) -> Table | None:
