@@ -554,8 +554,8 @@ def _colour_step(step: Step, options: _StepOptions, hope: int) -> Step:
     """
     mask = options.mask
     moves = options.moves
-    parts = {key & mask for key in step}
-    if all(len(found) == 1 and not found[0][0] and not found[0][1] for found in map(moves, parts)) and all(
+    table = {part: moves(part) for part in {key & mask for key in step}}
+    if all(len(found) == 1 and not found[0][0] and not found[0][1] for found in table.values()) and all(
         score + hope > 0 for score, _, _ in step.values()
     ):
         # Every state's only choice leaves it as it is and gains nothing (a
@@ -566,7 +566,7 @@ def _colour_step(step: Step, options: _StepOptions, hope: int) -> Step:
     for key, (score, _, _) in step.items():
         if score + hope <= 0:
             continue
-        for delta, gain, pick in moves(key & mask):
+        for delta, gain, pick in table[key & mask]:
             new_key = key + delta
             new_score = score + gain
             previous = get(new_key)
