@@ -408,6 +408,9 @@ class _StepOptions:
         self.cache: dict[tuple[int, int, int], list[tuple[_Choice, int, int, int]]] = {}
         self.packed: dict[int, list[Move]] = {}
         self.arrays: dict[int, object] = {}  # for the array search, in its own form
+        self.fitting: dict[int, bool] = {}
+        # What the choices depend on besides the open runs, jokers left and 1s kept.
+        self.around = signature[1:9]
         self.mask = _RUN_MASK << self.colour * _RUN_BITS | 15 << _USED_SHIFT | _HIST_MASK << _HIST_SHIFT
         if self.wrapped:
             self.mask |= 3 << (_KEPT_SHIFT + 2 * self.colour)
@@ -415,7 +418,11 @@ class _StepOptions:
     def fits(self, hist: int, jokers_left: int) -> bool:
         """Whether tiles sent to this number's groups (counted as in a state)
         can still make groups with the later colours' tiles and the jokers left."""
-        return _completable(hist, self.rest, jokers_left)
+        key = hist << 4 | jokers_left
+        found = self.fitting.get(key)
+        if found is None:
+            found = self.fitting[key] = _completable(hist, self.rest, jokers_left)
+        return found
 
     def moves(self, part: int) -> list[Move]:
         """The choices of a state whose colour runs, jokers used and 1s kept
@@ -453,28 +460,53 @@ class _StepOptions:
         key = (runs_id, jokers_left, kept)
         found = self.cache.get(key)
         if found is None:
-            found = self.cache[key] = self._compute(_runs_of(runs_id), jokers_left, kept)
+            weight = self.weight
+            found = self.cache[key] = [
+                (choice, keep, units * weight, jokers)
+                for choice, keep, units, jokers in _choices(self.around, runs_id, jokers_left, kept)
+            ]
         return found
 
-    def _compute(self, runs: ColourRuns, jokers_left: int, kept: int) -> list[tuple[_Choice, int, int, int]]:
-        found: list[tuple[_Choice, int, int, int]] = []
-        if self.wrapped:
-            # Only the 1s kept back may follow a 13, each ending a run.
-            for choice in _colour_choices(runs, kept, 0, jokers_left, True, False, 99):
-                if choice.to_groups == 0 and not any(run[2] and how != "end" for run, how in choice.continued):
-                    found.append((choice, kept, 0, 0))
-            return found
-        first = self.first
-        for keep in self.keeps:
-            must_here = max(0, self.held_must - keep)
-            optional_here = self.held_must + self.held_optional - keep - must_here
-            bonus = max(0, keep - self.held_must) * self.weight
-            for choice in _colour_choices(runs, must_here, optional_here, jokers_left, self.last, first, self.ahead):
-                # Runs shorter than three need tiles (or jokers) at the next numbers.
-                later = max(0, choice.short - self.next_one) + max(0, choice.single - self.next_two)
-                if choice.jokers + later <= jokers_left:
-                    found.append((choice, keep, bonus + choice.optional_used * self.weight, choice.jokers))
+
+# Steps alike but for the colour, the weight, the jokers and the later
+# colours have the same choices: they share them.
+_CHOICES: dict[tuple[object, ...], list[tuple[_Choice, int, int, int]]] = {}
+_CHOICES_LIMIT = 100_000
+
+
+def _choices(
+    around: tuple[object, ...], runs_id: int, jokers_left: int, kept: int
+) -> list[tuple[_Choice, int, int, int]]:
+    """Each choice with the 1s it keeps back, the rack copies it places (to
+    be weighed) and the jokers it uses; ``around`` as ``_StepOptions.around``."""
+    key = (*around, runs_id, jokers_left, kept)
+    found = _CHOICES.get(key)
+    if found is not None:
         return found
+    if len(_CHOICES) >= _CHOICES_LIMIT:
+        _CHOICES.clear()
+    first, last, wrapped, held_must, held_optional, ahead, next_one, next_two = around
+    assert isinstance(held_must, int) and isinstance(held_optional, int)
+    assert isinstance(ahead, int) and isinstance(next_one, int) and isinstance(next_two, int)
+    runs = _runs_of(runs_id)
+    found = []
+    if wrapped:
+        # Only the 1s kept back may follow a 13, each ending a run.
+        for choice in _colour_choices(runs, kept, 0, jokers_left, True, False, 99):
+            if choice.to_groups == 0 and not any(run[2] and how != "end" for run, how in choice.continued):
+                found.append((choice, kept, 0, 0))
+    else:
+        for keep in range(held_must + held_optional + 1) if first else range(1):
+            must_here = max(0, held_must - keep)
+            optional_here = held_must + held_optional - keep - must_here
+            bonus = max(0, keep - held_must)
+            for choice in _colour_choices(runs, must_here, optional_here, jokers_left, bool(last), bool(first), ahead):
+                # Runs shorter than three need tiles (or jokers) at the next numbers.
+                later = max(0, choice.short - next_one) + max(0, choice.single - next_two)
+                if choice.jokers + later <= jokers_left:
+                    found.append((choice, keep, bonus + choice.optional_used, choice.jokers))
+    _CHOICES[key] = found
+    return found
 
 
 _OPTIONS: dict[Signature, _StepOptions] = {}
