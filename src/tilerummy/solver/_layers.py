@@ -505,8 +505,62 @@ def _choices(
                 later = max(0, choice.short - next_one) + max(0, choice.single - next_two)
                 if choice.jokers + later <= jokers_left:
                     found.append((choice, keep, bonus + choice.optional_used, choice.jokers))
+    found = _undominated(found)
     _CHOICES[key] = found
     return found
+
+
+def _undominated(found: list[tuple[_Choice, int, int, int]]) -> list[tuple[_Choice, int, int, int]]:
+    """The choices without those another choice beats outright: the same
+    tiles to groups, copies placed, 1s kept and jokers, and open runs after
+    that can do all theirs can (see :func:`dominates`)."""
+    alike: dict[tuple[int, int, int, int], list[int]] = {}
+    for index, (choice, keep, units, jokers) in enumerate(found):
+        alike.setdefault((choice.to_groups, keep, units, jokers), []).append(index)
+    dropped: set[int] = set()
+    for indexes in alike.values():
+        for index in indexes:
+            after = found[index][0].after_id
+            for other in indexes:
+                if other == index or other in dropped:
+                    continue
+                other_after = found[other][0].after_id
+                # Of two choices leading to the same runs, the first is kept.
+                if (other_after == after and other < index) or dominates(other_after, after):
+                    dropped.add(index)
+                    break
+    return [item for index, item in enumerate(found) if index not in dropped]
+
+
+_DOMINATES: dict[tuple[int, int], bool] = {}
+
+
+def dominates(stronger: int, weaker: int) -> bool:
+    """Whether a colour with the open runs named ``stronger`` can do all that
+    one with ``weaker`` can, and they differ: each weaker run matched by a
+    run at least as long, holding a numbered tile if it does, free to take
+    the 1 after 13 if it is, and the runs left over complete (they can end
+    at the next number)."""
+    key = (stronger, weaker)
+    found = _DOMINATES.get(key)
+    if found is None:
+        found = _DOMINATES[key] = stronger != weaker and _matches(list(_runs_of(stronger)), _runs_of(weaker))
+    return found
+
+
+def _matches(stronger: list[Run], weaker: Sequence[Run]) -> bool:
+    if not weaker:
+        return all(length == 3 and real for length, real, _ in stronger)
+    length, real, from_one = weaker[0]
+    for index, (other_length, other_real, other_from_one) in enumerate(stronger):
+        if (
+            other_length >= length
+            and (other_real or not real)
+            and (from_one or not other_from_one)
+            and _matches(stronger[:index] + stronger[index + 1 :], weaker[1:])
+        ):
+            return True
+    return False
 
 
 _OPTIONS: dict[Signature, _StepOptions] = {}

@@ -52,8 +52,8 @@ class _Moves:
     __slots__ = ("delta", "gain", "groups_only", "identity", "picks")
 
     def __init__(self, delta: list[int], gain: list[int], picks: list[Pick]) -> None:
-        self.delta: Ints = np.array(delta, dtype=np.int64)
-        self.gain: Ints = np.array(gain, dtype=np.int64)
+        self.delta = delta
+        self.gain = gain
         self.picks = picks
         self.identity = len(picks) == 1 and not delta[0] and not gain[0]
         others = ~(_HIST_MASK << _HIST_SHIFT)
@@ -199,8 +199,8 @@ def _colour_step(keys: Ints, scores: Ints, options: _StepOptions, hope: int) -> 
     if total == 0:
         empty: Ints = np.zeros(0, dtype=np.int64)
         return empty, empty, (empty, empty, [])
-    all_delta = np.concatenate([table.delta for table in tables])
-    all_gain = np.concatenate([table.gain for table in tables])
+    all_delta = np.array([delta for table in tables for delta in table.delta], dtype=np.int64)
+    all_gain = np.array([gain for table in tables for gain in table.gain], dtype=np.int64)
     flat = [pick for table in tables for pick in table.picks]
     offsets = np.cumsum(counts) - counts
     state = np.repeat(np.arange(len(keys), dtype=np.int64), per_state)
