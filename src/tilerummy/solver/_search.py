@@ -37,7 +37,10 @@ class Candidate:
 
 
 def counts_of(tiles: Counter[Tile]) -> list[int]:
-    return [tiles[face] for face in FACES]
+    counts = [0] * FACE_COUNT
+    for tile, count in tiles.items():
+        counts[INDEX[tile]] += count
+    return counts
 
 
 def make_candidates(available: Sequence[int], *, wrap: bool) -> list[Candidate]:

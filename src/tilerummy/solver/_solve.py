@@ -184,11 +184,11 @@ def best_in_box(
         fixed = sum(weights[face] * from_rack[face] for face in range(FACE_COUNT))
         # At most every rack tile that fits in some set: a plan that cannot
         # beat the best so far even so is not searched.
-        jokers = plan.freed + high[JOKER_INDEX]
-        reachable = _placeable(must, optional, jokers, rules.wrap)
-        hope = sum(weight * count for weight, count in zip(weights, reachable, strict=True))
-        if fixed + hope + (high[JOKER_INDEX] - low[JOKER_INDEX]) * weights[JOKER_INDEX] <= best_score:
-            continue
+        if best_score:
+            reachable = _placeable(must, optional, plan.freed + high[JOKER_INDEX], rules.wrap)
+            hope = sum(weight * count for weight, count in zip(weights, reachable, strict=True))
+            if fixed + hope + (high[JOKER_INDEX] - low[JOKER_INDEX]) * weights[JOKER_INDEX] <= best_score:
+                continue
         arrangement = best_arrangement(
             must,
             optional,
