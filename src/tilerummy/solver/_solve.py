@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -113,31 +113,77 @@ def candidates(
         return [] if best is None else [best]
     weights = _weights(rules, objective)
     rack_counts = counts_of(Counter(rack_tiles))
-    queue: list[tuple[int, int, list[int], list[int], Table]] = []
+    # Each entry: minus the box's bound (its best score when found, else at
+    # most its parent's), the order pushed, the box, and its best play once found.
+    queue: list[tuple[int, int, list[int], list[int], Table | None]] = []
     order = itertools.count()
-
-    def consider(low: list[int], high: list[int]) -> None:
-        found = best_in_box(before, low, high, weights, rules, melded=initial_meld_done)
-        if found is not None:
-            heapq.heappush(queue, (-found[0], next(order), low, high, found[1]))
-
-    consider([0] * FACE_COUNT, list(rack_counts))
+    heapq.heappush(
+        queue,
+        (
+            -sum(w * c for w, c in zip(weights, rack_counts, strict=True)),
+            next(order),
+            [0] * FACE_COUNT,
+            list(rack_counts),
+            None,
+        ),
+    )
     plays: list[Solution] = []
     while queue and len(plays) < k:
-        _, _, low, high, after = heapq.heappop(queue)
+        bound, _, low, high, after = heapq.heappop(queue)
+        if after is None:
+            # Worth searching only for a play better than the plays already
+            # found in other boxes that are enough to fill the list.
+            found = best_in_box(
+                before, low, high, weights, rules, melded=initial_meld_done, floor=_enough(queue, k - len(plays))
+            )
+            if found is not None:
+                heapq.heappush(queue, (-found[0], next(order), low, high, found[1]))
+            continue
         play = _finish(before, after, rack_tiles, rules, melded=initial_meld_done)
         plays.append(play)
         used = counts_of(Counter(play.placed))
         low, high = list(low), list(high)
+        floor = _enough(queue, k - len(plays))
         for face in range(FACE_COUNT):
             if low[face] == high[face]:
                 continue
+            # The parts without this play, each searched when it comes first.
             if used[face] > low[face]:
-                consider(low.copy(), [*high[:face], used[face] - 1, *high[face + 1 :]])
+                _push_box(
+                    queue, order, bound, low.copy(), [*high[:face], used[face] - 1, *high[face + 1 :]], weights, floor
+                )
             if used[face] < high[face]:
-                consider([*low[:face], used[face] + 1, *low[face + 1 :]], high.copy())
+                _push_box(
+                    queue, order, bound, [*low[:face], used[face] + 1, *low[face + 1 :]], high.copy(), weights, floor
+                )
             low[face] = high[face] = used[face]
     return plays
+
+
+def _enough(queue: list[tuple[int, int, list[int], list[int], Table | None]], wanted: int) -> int:
+    """The score the ``wanted``-th best play found in the queue's boxes
+    reaches (0 if fewer are found): a box needs a better play to matter."""
+    if wanted <= 0:
+        return 0
+    found = sorted((-entry[0] for entry in queue if entry[4] is not None), reverse=True)
+    return found[wanted - 1] if len(found) >= wanted else 0
+
+
+def _push_box(
+    queue: list[tuple[int, int, list[int], list[int], Table | None]],
+    order: Iterator[int],
+    bound: int,
+    low: list[int],
+    high: list[int],
+    weights: Sequence[int],
+    floor: int,
+) -> None:
+    """Queue a box to search, bounded by its parent's best and by placing
+    every tile it allows; dropped if that cannot beat ``floor``."""
+    everything = sum(w * c for w, c in zip(weights, high, strict=True))
+    bound = max(bound, -everything)
+    if -bound > floor:
+        heapq.heappush(queue, (bound, next(order), low, high, None))
 
 
 def best_in_box(
@@ -148,9 +194,11 @@ def best_in_box(
     rules: Rules,
     *,
     melded: bool,
+    floor: int = 0,
 ) -> tuple[int, Table] | None:
     """The best play using between ``low`` and ``high`` copies of each rack
-    face (jokers included), with its score; None if no such play places a tile."""
+    face (jokers included), with its score; None if no such play places a
+    tile or scores more than ``floor``."""
     constant = sum(weights[face] * low[face] for face in range(FACE_COUNT))
     if not melded:
         if rules.initial_meld_lay_off and before.melds:
@@ -160,14 +208,17 @@ def best_in_box(
             if after is None:
                 return None
             placed = after.tiles() - before.tiles()
-            return sum(weights[INDEX[tile]] * count for tile, count in placed.items()), after
+            score = sum(weights[INDEX[tile]] * count for tile, count in placed.items())
+            return (score, after) if score > floor else None
         optional = [high[face] - low[face] for face in range(FACE_COUNT)]
         threshold = max(rules.meld_threshold, 1)
-        found = search(list(low), optional, weights, wrap=rules.wrap, min_meld_value=threshold)
-        if found is None or not found.melds:
+        found = search(
+            list(low), optional, weights, wrap=rules.wrap, min_meld_value=threshold, floor=max(-1, floor - constant)
+        )
+        if found is None or not found.melds or found.score + constant <= floor:
             return None
         return found.score + constant, Table(before.melds + found.melds)
-    best_score = 0
+    best_score = floor
     best: tuple[tuple[Meld, ...], _JokerPlan] | None = None
     everything = sum(weights[face] * count for face, count in enumerate(high))
     for plan in _joker_plans(before, high, rules):
