@@ -411,6 +411,13 @@ class _StepOptions:
         self.fitting: dict[int, bool] = {}
         # What the choices depend on besides the open runs, jokers left and 1s kept.
         self.around = signature[1:9]
+        # The choices as moves, placed copies not yet weighed: shared by steps
+        # alike but for the weight.
+        alike = (*signature[:9], *signature[10:])
+        shared = _UNWEIGHED.get(alike)
+        if shared is None:
+            shared = _UNWEIGHED[alike] = {}
+        self.unweighed = shared
         self.mask = _RUN_MASK << self.colour * _RUN_BITS | 15 << _USED_SHIFT | _HIST_MASK << _HIST_SHIFT
         if self.wrapped:
             self.mask |= 3 << (_KEPT_SHIFT + 2 * self.colour)
@@ -429,8 +436,15 @@ class _StepOptions:
         are ``part`` (the state masked by ``mask``): each as what it adds to
         the state, the score it gains and the choice."""
         found = self.packed.get(part)
-        if found is not None:
-            return found
+        if found is None:
+            unweighed = self.unweighed.get(part)
+            if unweighed is None:
+                unweighed = self.unweighed[part] = self._moves(part)
+            weight = self.weight
+            found = self.packed[part] = [(delta, units * weight, pick) for delta, units, pick in unweighed]
+        return found
+
+    def _moves(self, part: int) -> list[Move]:
         shift = self.colour * _RUN_BITS
         runs_id = part >> shift & _RUN_MASK
         used = part >> _USED_SHIFT & 15
@@ -438,7 +452,7 @@ class _StepOptions:
         kept = part >> kept_shift & 3 if self.wrapped else 0
         hist = part >> _HIST_SHIFT & _HIST_MASK
         found = []
-        for choice, keep, gain, jokers in self.get(runs_id, self.total_jokers - used, kept):
+        for choice, keep, units, jokers in _choices(self.around, runs_id, self.total_jokers - used, kept):
             delta = (choice.after_id - runs_id) << shift
             delta += jokers << _USED_SHIFT
             if choice.to_groups:
@@ -452,8 +466,7 @@ class _StepOptions:
                 delta -= kept << kept_shift  # the kept 1s are placed now
             elif self.keeps.stop > 1:
                 delta += keep << kept_shift
-            found.append((delta, gain, (choice, keep)))
-        self.packed[part] = found
+            found.append((delta, units, (choice, keep)))
         return found
 
     def get(self, runs_id: int, jokers_left: int, kept: int) -> list[tuple[_Choice, int, int, int]]:
@@ -564,6 +577,7 @@ def _matches(stronger: list[Run], weaker: Sequence[Run]) -> bool:
 
 
 _OPTIONS: dict[Signature, _StepOptions] = {}
+_UNWEIGHED: dict[tuple[object, ...], dict[int, list[Move]]] = {}
 _OPTIONS_LIMIT = 4000
 
 
@@ -593,6 +607,7 @@ def plan_steps(
     found: list[_StepOptions] = []
     if len(_OPTIONS) >= _OPTIONS_LIMIT:
         _OPTIONS.clear()
+        _UNWEIGHED.clear()
     for number in range(1, top + 1):
         wrapped = number == WRAPPED_ONE
         for colour in range(4):
@@ -604,7 +619,8 @@ def plan_steps(
                 wrapped,
                 must[face],
                 optional[face],
-                ahead[colour][number],
+                # A run of jokers alone reaches no farther than the jokers.
+                min(ahead[colour][number], total_jokers + 1),
                 held[colour][number + 1],
                 held[colour][number + 2],
                 weights[face],
