@@ -405,7 +405,6 @@ class _StepOptions:
             self.rest,
         ) = signature
         self.keeps = range(self.held_must + self.held_optional + 1) if self.first else range(1)
-        self.cache: dict[tuple[int, int, int], list[tuple[_Choice, int, int, int]]] = {}
         self.packed: dict[int, list[Move]] = {}
         self.arrays: dict[int, object] = {}  # for the array search, in its own form
         self.fitting: dict[int, bool] = {}
@@ -416,8 +415,8 @@ class _StepOptions:
         alike = (*signature[:9], *signature[10:])
         shared = _UNWEIGHED.get(alike)
         if shared is None:
-            shared = _UNWEIGHED[alike] = {}
-        self.unweighed = shared
+            shared = _UNWEIGHED[alike] = ({}, {})
+        self.unweighed, self.arrays_unweighed = shared
         self.mask = _RUN_MASK << self.colour * _RUN_BITS | 15 << _USED_SHIFT | _HIST_MASK << _HIST_SHIFT
         if self.wrapped:
             self.mask |= 3 << (_KEPT_SHIFT + 2 * self.colour)
@@ -467,17 +466,6 @@ class _StepOptions:
             elif self.keeps.stop > 1:
                 delta += keep << kept_shift
             found.append((delta, units, (choice, keep)))
-        return found
-
-    def get(self, runs_id: int, jokers_left: int, kept: int) -> list[tuple[_Choice, int, int, int]]:
-        key = (runs_id, jokers_left, kept)
-        found = self.cache.get(key)
-        if found is None:
-            weight = self.weight
-            found = self.cache[key] = [
-                (choice, keep, units * weight, jokers)
-                for choice, keep, units, jokers in _choices(self.around, runs_id, jokers_left, kept)
-            ]
         return found
 
 
@@ -577,7 +565,7 @@ def _matches(stronger: list[Run], weaker: Sequence[Run]) -> bool:
 
 
 _OPTIONS: dict[Signature, _StepOptions] = {}
-_UNWEIGHED: dict[tuple[object, ...], dict[int, list[Move]]] = {}
+_UNWEIGHED: dict[tuple[object, ...], tuple[dict[int, list[Move]], dict[int, object]]] = {}
 _OPTIONS_LIMIT = 4000
 
 

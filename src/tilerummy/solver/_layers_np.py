@@ -21,6 +21,7 @@ from ._layers import (
     _RUNS,
     Arrangement,
     Pick,
+    _choices,
     _group_jokers,
     _placeable,
     _run_id,
@@ -67,6 +68,16 @@ def _moves(options: _StepOptions, part: int) -> _Moves:
     found = cache.get(part)
     if isinstance(found, _Moves):
         return found
+    unweighed = options.arrays_unweighed.get(part)
+    if not isinstance(unweighed, _Moves):
+        unweighed = options.arrays_unweighed[part] = _unweighed_moves(options, part)
+    weight = options.weight
+    made = cache[part] = _Moves(unweighed.delta, [units * weight for units in unweighed.gain], unweighed.picks)
+    return made
+
+
+def _unweighed_moves(options: _StepOptions, part: int) -> _Moves:
+    """As :func:`_moves`, with the rack copies placed in place of the score."""
     colour = options.colour
     shift = colour * _RUN_BITS
     runs_id = part >> shift & _RUN_MASK
@@ -75,7 +86,7 @@ def _moves(options: _StepOptions, part: int) -> _Moves:
     kept = part >> kept_shift & 3 if options.wrapped else 0
     hist = part >> _HIST_SHIFT & _HIST_MASK
     delta, gain, picks = [], [], []
-    for choice, keep, gained, jokers in options.get(runs_id, options.total_jokers - used, kept):
+    for choice, keep, units, jokers in _choices(options.around, runs_id, options.total_jokers - used, kept):
         if choice.after_id > _RUN_MASK:
             raise OverflowError("too many kinds of open runs for the packed states")
         step = (choice.after_id - runs_id) << shift
@@ -92,10 +103,9 @@ def _moves(options: _StepOptions, part: int) -> _Moves:
         elif options.keeps.stop > 1:
             step += keep << kept_shift
         delta.append(step)
-        gain.append(gained)
+        gain.append(units)
         picks.append((choice, keep))
-    made = cache[part] = _Moves(delta, gain, picks)
-    return made
+    return _Moves(delta, gain, picks)
 
 
 def _mask(options: _StepOptions) -> int:
