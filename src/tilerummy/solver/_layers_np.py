@@ -84,7 +84,6 @@ def _unweighed_moves(options: _StepOptions, part: int) -> _Moves:
     used = part >> _USED_SHIFT & 15
     kept_shift = _KEPT_SHIFT + 2 * colour
     kept = part >> kept_shift & 3 if options.wrapped else 0
-    hist = part >> _HIST_SHIFT & _HIST_MASK
     delta, gain, picks = [], [], []
     for choice, keep, units, jokers in _choices(options.around, runs_id, options.total_jokers - used, kept):
         if choice.after_id > _RUN_MASK:
@@ -92,12 +91,7 @@ def _unweighed_moves(options: _StepOptions, part: int) -> _Moves:
         step = (choice.after_id - runs_id) << shift
         step += jokers << _USED_SHIFT
         if choice.to_groups:
-            grown = 1 << 3 * (choice.to_groups - 1)
-            if not options.fits(hist + grown, options.total_jokers - used - jokers):
-                continue
-            step += grown << _HIST_SHIFT
-        elif hist and not options.fits(hist, options.total_jokers - used - jokers):
-            continue
+            step += 1 << (_HIST_SHIFT + 3 * (choice.to_groups - 1))
         if options.wrapped:
             step -= kept << kept_shift
         elif options.keeps.stop > 1:
@@ -109,7 +103,7 @@ def _unweighed_moves(options: _StepOptions, part: int) -> _Moves:
 
 
 def _mask(options: _StepOptions) -> int:
-    mask = _RUN_MASK << options.colour * _RUN_BITS | 15 << _USED_SHIFT | _HIST_MASK << _HIST_SHIFT
+    mask = _RUN_MASK << options.colour * _RUN_BITS | 15 << _USED_SHIFT
     if options.wrapped:
         mask |= 3 << (_KEPT_SHIFT + 2 * options.colour)
     return mask
@@ -202,7 +196,12 @@ def _colour_step(keys: Ints, scores: Ints, options: _StepOptions, hope: int) -> 
         delta = np.array([table.delta[0] for table in tables], dtype=np.int64)
         gain = np.array([table.gain[0] for table in tables], dtype=np.int64)
         picks = [table.picks[0] for table in tables]
-        return keys + delta[inverse], scores + gain[inverse], (alive, inverse.astype(np.int64), picks)
+        ok = _fitting(options, keys + delta[inverse])
+        return (
+            keys[ok] + delta[inverse[ok]],
+            scores[ok] + gain[inverse[ok]],
+            (alive[ok], inverse[ok].astype(np.int64), picks),
+        )
     counts = np.array([len(table.picks) for table in tables], dtype=np.int64)
     per_state = counts[inverse]
     total = int(per_state.sum())
@@ -217,9 +216,22 @@ def _colour_step(keys: Ints, scores: Ints, options: _StepOptions, hope: int) -> 
     starts = np.repeat(np.cumsum(per_state) - per_state, per_state)
     pick = np.repeat(offsets[inverse], per_state) + (np.arange(total, dtype=np.int64) - starts)
     new_keys = keys[state] + all_delta[pick]
+    ok = _fitting(options, new_keys)
+    new_keys, state, pick = new_keys[ok], state[ok], pick[ok]
     new_scores = scores[state] + all_gain[pick]
     chosen = _best_per_key(new_keys, new_scores)
     return new_keys[chosen], new_scores[chosen], (alive[state[chosen]], pick[chosen], flat)
+
+
+def _fitting(options: _StepOptions, keys: Ints) -> npt.NDArray[np.bool_]:
+    """Which states' tiles sent to this number's groups can still make
+    groups with the later colours' tiles and the jokers left."""
+    combo = ((keys >> _HIST_SHIFT) & _HIST_MASK) << 4 | (options.total_jokers - ((keys >> _USED_SHIFT) & 15))
+    table = np.zeros((_HIST_MASK + 1) << 4, dtype=bool)
+    for present in np.flatnonzero(np.bincount(combo, minlength=len(table))).tolist():
+        table[present] = options.fits(present >> 4, present & 15)
+    result: npt.NDArray[np.bool_] = table[combo]
+    return result
 
 
 def _group_step(
