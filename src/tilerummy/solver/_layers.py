@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..melds import WRAPPED_ONE, Meld, MeldKind
-from ..tiles import COLOURS, JOKER, MAX_NUMBER, Tile
+from ..tiles import COLOURS, JOKER, MAX_NUMBER, NUMBERED_TILES, Tile
 
 # Length so far (capped at 3), holds a numbered tile, started at 1 (with wrap
 # such a run may not also take the 1 that follows 13).
@@ -575,47 +575,52 @@ def plan_steps(
     """The options of each colour at each number, in the order searched."""
     top = WRAPPED_ONE if wrap else MAX_NUMBER
     # held[colour][number] for numbers 1 to top, with room for two past it.
-    held = [
-        [0]
-        + [
-            must[_face(colour, 1 if n == WRAPPED_ONE else n)] + optional[_face(colour, 1 if n == WRAPPED_ONE else n)]
-            for n in range(1, top + 1)
-        ]
-        + [0, 0]
-        for colour in range(4)
-    ]
-    ahead = [[99] * (top + 1) for _ in range(4)]
+    held = []
     for colour in range(4):
-        following = 99
+        faces = range(colour * MAX_NUMBER, (colour + 1) * MAX_NUMBER)
+        row = [0, *(must[face] + optional[face] for face in faces)]
+        if wrap:
+            row.append(row[1])
+        held.append([*row, 0, 0])
+    reach = total_jokers + 1  # a run of jokers alone reaches no farther than the jokers
+    ahead = []
+    for colour in range(4):
         row = held[colour]
+        distances = [reach] * (top + 1)
+        following = 0
         for number in range(top, 0, -1):
-            ahead[colour][number] = following - number if following != 99 else 99
+            if following:
+                distances[number] = min(following - number, reach)
             if row[number]:
                 following = number
+        ahead.append(distances)
     found: list[_StepOptions] = []
     if len(_OPTIONS) >= _OPTIONS_LIMIT:
         _OPTIONS.clear()
         _UNWEIGHED.clear()
+    get = _OPTIONS.get
     for number in range(1, top + 1):
         wrapped = number == WRAPPED_ONE
+        first = wrap and number == 1
+        last = number == top
+        capped = [min(3, held[colour][number]) for colour in range(4)]
         for colour in range(4):
-            face = _face(colour, 1 if wrapped else number)
+            face = colour * MAX_NUMBER + (0 if wrapped else number - 1)
             signature: Signature = (
                 colour,
-                wrap and number == 1,
-                number == top,
+                first,
+                last,
                 wrapped,
                 must[face],
                 optional[face],
-                # A run of jokers alone reaches no farther than the jokers.
-                min(ahead[colour][number], total_jokers + 1),
+                ahead[colour][number],
                 held[colour][number + 1],
                 held[colour][number + 2],
                 weights[face],
                 total_jokers,
-                () if wrapped else tuple(min(3, held[later][number]) for later in range(colour + 1, 4)),
+                () if wrapped else tuple(capped[colour + 1 :]),
             )
-            options = _OPTIONS.get(signature)
+            options = get(signature)
             if options is None:
                 options = _OPTIONS[signature] = _StepOptions(signature)
             found.append(options)
@@ -802,7 +807,7 @@ def lay_out_path(path: Sequence[tuple[_Choice, int] | int]) -> tuple[Meld, ...]:
             assert isinstance(entry, tuple)
             choice = entry[0]
             counts.append(choice.to_groups)
-            tile = Tile(COLOURS[colour], 1 if number == WRAPPED_ONE else number)
+            tile = NUMBERED_TILES[colour * MAX_NUMBER + (0 if number == WRAPPED_ONE else number - 1)]
             still_open: list[tuple[Run, list[Tile], int]] = []
             pending = list(open_runs[colour])
             for run, how in choice.continued:
@@ -822,7 +827,7 @@ def lay_out_path(path: Sequence[tuple[_Choice, int] | int]) -> tuple[Meld, ...]:
         split = _group_split((counts[0], counts[1], counts[2], counts[3]), group_jokers)
         assert split is not None
         for group in split:
-            numbered = tuple(Tile(COLOURS[colour], number) for colour in group if colour >= 0)
+            numbered = tuple(NUMBERED_TILES[colour * MAX_NUMBER + number - 1] for colour in group if colour >= 0)
             melds.append(Meld(MeldKind.GROUP, numbered + (JOKER,) * group.count(-1), number))
     for colour, colour_runs in enumerate(open_runs):
         for _, tiles, start in colour_runs:

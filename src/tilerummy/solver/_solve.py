@@ -443,7 +443,7 @@ def _joker_plans(before: Table, rack_counts: Sequence[int], rules: Rules) -> lis
 #: How many extra layouts to try when keeping more of the old sets.
 _KEEP_ATTEMPTS = 1
 #: How many states each of those searches may visit.
-_LAYOUT_BUDGET = 3000
+_LAYOUT_BUDGET = 1000
 
 
 def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rules) -> Table:
@@ -579,7 +579,10 @@ def describe(before: Table, after: Table, placed: Counter[Tile]) -> list[str]:
     def name(meld: tuple[MeldKind, int, tuple[int, ...]]) -> str:
         found = names.get(meld)
         if found is None:
-            found = names[meld] = str(melds[meld])
+            tiles = melds[meld].tiles
+            # Only a joker's token can differ from its tile's notation.
+            plain = not any(tile.is_joker for tile in tiles)
+            found = names[meld] = " ".join(str(tile) for tile in tiles) if plain else str(melds[meld])
         return found
 
     old = Counter(key(meld) for meld in before.melds)
