@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..melds import WRAPPED_ONE, Meld, MeldKind
@@ -202,7 +202,7 @@ _HIST_MASK = (1 << 9) - 1
 _KEPT_SHIFT = _HIST_SHIFT + 9
 # Per step: the best score of each state, the state it came from and what
 # was done (an index into the step's choices, or the jokers put in groups).
-Step = dict[int, tuple[int, int, "tuple[_Choice, int] | int"]]
+Step = dict[int, tuple[int, int, "Back | None"]]
 
 
 #: From how many tiles on the table and the rack the array search is used
@@ -282,8 +282,8 @@ def _search_layers(
     optional = _placeable(must, optional, total_jokers, wrap)
     no_runs = _run_id(())
     start = no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS
-    step: Step = {start: (0, -1, -1)}
-    history: list[tuple[Step, _StepOptions | None]] = [(step, None)]
+    step: Step = {start: (0, -1, None)}
+    history: list[tuple[Step, _StepOptions | None]] = [(step, None)]  # then each colour's step
     top = WRAPPED_ONE if wrap else MAX_NUMBER
     still = remaining_scores(optional, weights, optional_jokers * joker_weight, top)
     plan = plan_steps(must, optional, weights, wrap, total_jokers)
@@ -291,12 +291,10 @@ def _search_layers(
         for colour in range(4):
             hope = still[(number - 1) * 4 + colour] - floor
             options = plan[(number - 1) * 4 + colour]
-            step = _colour_step(step, options, hope)
+            step = _colour_step(step, options, hope, closing=colour == 3)
             history.append((step, options))
             if limit is not None and len(step) > limit:
                 return _CROWDED
-        step = _group_step(step, total_jokers)
-        history.append((step, None))
         if not step:
             return None
     best_key = -1
@@ -371,6 +369,8 @@ def any_layout(must: Sequence[int], jokers: int, *, wrap: bool, budget: int) -> 
 
 Pick = tuple[_Choice, int]  # a colour's choice and the 1s it keeps back
 Move = tuple[int, int, Pick]  # what a choice adds to a state, the score it gains, the choice
+# What a step did: the colour's choice, with the jokers put in groups after the last colour.
+Back = Pick | tuple[Pick, int]
 
 
 # One colour at one number: its colour, whether runs started here start at 1
@@ -406,6 +406,7 @@ class _StepOptions:
         ) = signature
         self.keeps = range(self.held_must + self.held_optional + 1) if self.first else range(1)
         self.packed: dict[int, list[Move]] = {}
+        self.closed: dict[int, list[tuple[int, int, tuple[Pick, int]]]] = {}
         self.arrays: dict[int, object] = {}  # for the array search, in its own form
         self.fitting: dict[int, bool] = {}
         # What the choices depend on besides the open runs, jokers left and 1s kept.
@@ -441,6 +442,21 @@ class _StepOptions:
                 unweighed = self.unweighed[part] = self._moves(part)
             weight = self.weight
             found = self.packed[part] = [(delta, units * weight, pick) for delta, units, pick in unweighed]
+        return found
+
+    def closing(self, part: int) -> list[tuple[int, int, tuple[Pick, int]]]:
+        """As :meth:`moves` for the last colour of a number, followed by
+        making that number's groups: each choice once for every count of
+        jokers the groups can take, the state's groups emptied again."""
+        found = self.closed.get(part)
+        if found is None:
+            found = self.closed[part] = []
+            for delta, gain, pick in self.moves(part):
+                after = part + delta
+                hist = after >> _HIST_SHIFT & _HIST_MASK
+                used = after >> _USED_SHIFT & 15
+                for jokers in _group_jokers(hist, self.total_jokers - used):
+                    found.append((delta - (hist << _HIST_SHIFT) + (jokers << _USED_SHIFT), gain, (pick, jokers)))
         return found
 
     def _moves(self, part: int) -> list[Move]:
@@ -641,14 +657,15 @@ def remaining_scores(optional: Sequence[int], weights: Sequence[int], jokers: in
     return still
 
 
-def _colour_step(step: Step, options: _StepOptions, hope: int) -> Step:
-    """Every state after one colour's choice at one number.
+def _colour_step(step: Step, options: _StepOptions, hope: int, *, closing: bool = False) -> Step:
+    """Every state after one colour's choice at one number (and, ``closing``,
+    the groups of that number made).
 
     ``hope``: states whose score plus this cannot beat the floor are dropped
     (the most the tiles not yet reached could still add, minus the floor).
     """
     mask = options.mask
-    moves = options.moves
+    moves: Callable[[int], Sequence[tuple[int, int, Back]]] = options.closing if closing else options.moves
     table = {part: moves(part) for part in {key & mask for key in step}}
     if all(len(found) == 1 and not found[0][0] and not found[0][1] for found in table.values()) and all(
         score + hope > 0 for score, _, _ in step.values()
@@ -749,46 +766,29 @@ def _completable(hist: int, rest: tuple[int, ...], jokers_left: int) -> bool:
     return found
 
 
-def _group_step(step: Step, total_jokers: int) -> Step:
-    result: Step = {}
-    get = result.get
-    clear = ~(_HIST_MASK << _HIST_SHIFT)
-    by_hist: dict[int, list[int]] = {}
-    for key, (score, _, _) in step.items():
-        used = key >> _USED_SHIFT & 15
-        hist = key >> _HIST_SHIFT & _HIST_MASK
-        allowed = by_hist.get(hist)
-        if allowed is None:
-            allowed = by_hist[hist] = _group_jokers(hist, total_jokers)
-        base = key & clear
-        for jokers in allowed:
-            if used + jokers > total_jokers:
-                break
-            new_key = base + (jokers << _USED_SHIFT)
-            previous = get(new_key)
-            if previous is None or score > previous[0]:
-                result[new_key] = (score, key, jokers)
-    return result
-
-
 def _rebuild(history: list[tuple[Step, _StepOptions | None]], final: int) -> tuple[Meld, ...]:
     """Walk the back-pointers and lay out the actual sets (``history`` starts
-    with the first states, then each step's states and choices)."""
+    with the first states, then each colour's step: its states and options)."""
     path: list[tuple[_Choice, int] | int] = []
     key = final
     for index in range(len(history) - 1, 0, -1):
         step, options = history[index]
-        if options is None:
-            _, key, jokers = step[key]
-            assert isinstance(jokers, int)
-            path.append(jokers)
-        elif step is history[index - 1][0]:
+        assert options is not None
+        closing = options.colour == 3
+        found: Back | None
+        if step is history[index - 1][0]:
             # A step that changed nothing: the state made its only choice.
-            path.append(options.moves(key & options.mask)[0][2])
+            mask = options.mask
+            found = (options.closing(key & mask) if closing else options.moves(key & mask))[0][2]
         else:
-            _, key, pick = step[key]
-            assert not isinstance(pick, int)
-            path.append(pick)
+            _, key, found = step[key]
+        assert found is not None
+        first, second = found
+        if isinstance(first, _Choice):
+            path.append((first, second))
+        else:
+            path.append(second)  # the jokers put in groups
+            path.append(first)
     path.reverse()
     return lay_out_path(path)
 
