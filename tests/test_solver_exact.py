@@ -106,16 +106,17 @@ def test_peer_never_beats_us() -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.randoms(use_true_random=False), st.sampled_from(sorted(VARIANTS)), st.booleans())
 def test_array_search_matches_brute_force(rng: random.Random, variant: str, melded: bool) -> None:
-    """The same comparison, with the array search used for every table."""
+    """The same comparison, with the loop search handing over to the array
+    search after the first number on every table."""
     rules = VARIANTS[variant]
     rack, table = small_position(rng, rules)
     expected = reference_best(rack, table, rules, initial_meld_done=melded, objective="tiles")
-    saved = _layers._ARRAYS_FROM
-    _layers._ARRAYS_FROM = 0
+    saved = _layers._LOOP_STATES, _layers._CROWDED_STATES
+    _layers._LOOP_STATES = _layers._CROWDED_STATES = 0
     try:
         found = solve(rack, table, rules=rules, initial_meld_done=melded)
     finally:
-        _layers._ARRAYS_FROM = saved
+        _layers._LOOP_STATES, _layers._CROWDED_STATES = saved
     got = None if found is None else (found.tiles_placed, found.value)
     assert got == expected, (str(table), [str(t) for t in rack], variant, melded, found)
 

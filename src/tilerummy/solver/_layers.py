@@ -205,10 +205,12 @@ _KEPT_SHIFT = _HIST_SHIFT + 9
 Step = dict[int, tuple[int, int, "Back | None"]]
 
 
-#: From how many tiles on the table and the rack the array search is used
-#: from the start; below, the loop search hands over to it past this many states.
+#: Past how many states between two numbers the loop search hands over to
+#: the array search; from how many tiles on the table and the rack it does
+#: so sooner.
 _ARRAYS_FROM = 70
 _LOOP_STATES = 1500
+_CROWDED_STATES = 300
 
 
 def best_arrangement(
@@ -237,11 +239,12 @@ def best_arrangement(
         wrap=wrap,
         floor=floor,
     )
-    # Crowded tables have thousands of states: step through them as arrays.
-    if sum(must) + sum(optional) < _ARRAYS_FROM:
-        found = search(limit=_LOOP_STATES)
-        if found is not _CROWDED:
-            return found
+    # Crowded tables have thousands of states: the loop search hands them
+    # over to the array search between two numbers.
+    limit = _LOOP_STATES if sum(must) + sum(optional) < _ARRAYS_FROM else _CROWDED_STATES
+    found = search(limit=limit)
+    if not isinstance(found, Resume):
+        return found
     from ._layers_np import best_arrangement_arrays
 
     try:
@@ -254,15 +257,23 @@ def best_arrangement(
             joker_weight=joker_weight,
             wrap=wrap,
             floor=floor,
+            resume=found,
         )
     except OverflowError:  # too many kinds of open runs to pack them in 64 bits
         found = search(limit=None)
-        assert found is not _CROWDED
+        assert not isinstance(found, Resume)
         return found
 
 
-#: What the loop search returns when it meets more states than it may.
-_CROWDED = Arrangement((), -1)
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """Where the loop search stopped, for the array search to go on: the
+    next number, the states and their scores, and the way back to a state."""
+
+    number: int
+    keys: list[int]
+    scores: list[int]
+    path_to: Callable[[int], list[tuple[_Choice, int] | int]]
 
 
 def _search_layers(
@@ -276,8 +287,9 @@ def _search_layers(
     wrap: bool,
     floor: int,
     limit: int | None,
-) -> Arrangement | None:
-    """The loop search; ``_CROWDED`` once a step holds more than ``limit`` states."""
+) -> Arrangement | Resume | None:
+    """The loop search; where it stands once more than ``limit`` states are
+    left between two numbers."""
     total_jokers = must_jokers + optional_jokers
     optional = _placeable(must, optional, total_jokers, wrap)
     no_runs = _run_id(())
@@ -293,10 +305,12 @@ def _search_layers(
             options = plan[(number - 1) * 4 + colour]
             step = _colour_step(step, options, hope, closing=colour == 3)
             history.append((step, options))
-            if limit is not None and len(step) > limit:
-                return _CROWDED
         if not step:
             return None
+        if limit is not None and len(step) > limit and number < top:
+            return Resume(
+                number + 1, list(step), [score for score, _, _ in step.values()], functools.partial(_path, history)
+            )
     best_key = -1
     best_score = floor
     closed = [all(run[:2] == (3, True) for run in runs) for runs in _RUNS]
@@ -767,8 +781,13 @@ def _completable(hist: int, rest: tuple[int, ...], jokers_left: int) -> bool:
 
 
 def _rebuild(history: list[tuple[Step, _StepOptions | None]], final: int) -> tuple[Meld, ...]:
-    """Walk the back-pointers and lay out the actual sets (``history`` starts
-    with the first states, then each colour's step: its states and options)."""
+    """Walk the back-pointers and lay out the actual sets."""
+    return lay_out_path(_path(history, final))
+
+
+def _path(history: list[tuple[Step, _StepOptions | None]], final: int) -> list[tuple[_Choice, int] | int]:
+    """The choices that led to a state (``history`` starts with the first
+    states, then each colour's step: its states and options)."""
     path: list[tuple[_Choice, int] | int] = []
     key = final
     for index in range(len(history) - 1, 0, -1):
@@ -790,7 +809,7 @@ def _rebuild(history: list[tuple[Step, _StepOptions | None]], final: int) -> tup
             path.append(second)  # the jokers put in groups
             path.append(first)
     path.reverse()
-    return lay_out_path(path)
+    return path
 
 
 def lay_out_path(path: Sequence[tuple[_Choice, int] | int]) -> tuple[Meld, ...]:

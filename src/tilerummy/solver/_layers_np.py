@@ -17,10 +17,14 @@ import numpy.typing as npt
 
 from ..melds import WRAPPED_ONE
 from ..tiles import MAX_NUMBER
+from ._layers import _KEPT_SHIFT as _LOOP_KEPT_SHIFT
+from ._layers import _RUN_BITS as _LOOP_RUN_BITS
+from ._layers import _RUN_MASK as _LOOP_RUN_MASK
 from ._layers import (
     _RUNS,
     Arrangement,
     Pick,
+    Resume,
     _choices,
     _group_jokers,
     _placeable,
@@ -30,6 +34,7 @@ from ._layers import (
     plan_steps,
     remaining_scores,
 )
+from ._layers import _USED_SHIFT as _LOOP_USED_SHIFT
 
 Ints = npt.NDArray[np.int64]
 
@@ -119,20 +124,28 @@ def best_arrangement_arrays(
     joker_weight: int,
     wrap: bool,
     floor: int = -1,
+    resume: Resume | None = None,
 ) -> Arrangement | None:
-    """As :func:`._layers.best_arrangement`.
+    """As :func:`._layers.best_arrangement`; ``resume`` goes on from where
+    the loop search stopped.
 
     :raises OverflowError: if the open runs met have too many kinds to pack.
     """
     total_jokers = must_jokers + optional_jokers
     optional = _placeable(must, optional, total_jokers, wrap)
     top = WRAPPED_ONE if wrap else MAX_NUMBER
-    empty = _run_id(())
-    if empty > _RUN_MASK:
-        raise OverflowError("too many kinds of open runs for the packed states")
-    start = empty | empty << _RUN_BITS | empty << 2 * _RUN_BITS | empty << 3 * _RUN_BITS
-    keys: Ints = np.array([start], dtype=np.int64)
-    scores: Ints = np.zeros(1, dtype=np.int64)
+    if resume is None:
+        empty = _run_id(())
+        if empty > _RUN_MASK:
+            raise OverflowError("too many kinds of open runs for the packed states")
+        start = empty | empty << _RUN_BITS | empty << 2 * _RUN_BITS | empty << 3 * _RUN_BITS
+        keys: Ints = np.array([start], dtype=np.int64)
+        scores: Ints = np.zeros(1, dtype=np.int64)
+        first_number = 1
+    else:
+        first_number = resume.number
+        keys = np.array([_from_loop(key) for key in resume.keys], dtype=np.int64)
+        scores = np.array(resume.scores, dtype=np.int64)
     history: list[Back] = []
     feasible = np.zeros((_HIST_MASK + 1, total_jokers + 1), dtype=bool)
     for hist in range(_HIST_MASK + 1):
@@ -140,7 +153,7 @@ def best_arrangement_arrays(
             feasible[hist, jokers] = True
     still = remaining_scores(optional, weights, optional_jokers * joker_weight, top)
     plan = plan_steps(must, optional, weights, wrap, total_jokers)
-    for number in range(1, top + 1):
+    for number in range(first_number, top + 1):
         for colour in range(4):
             options = plan[(number - 1) * 4 + colour]
             hope = still[(number - 1) * 4 + colour] - floor
@@ -173,7 +186,21 @@ def best_arrangement_arrays(
         path.append(flat[pick] if isinstance(flat, list) else pick)
         position = int(parents[position])
     path.reverse()
+    if resume is not None:
+        path = resume.path_to(resume.keys[position]) + path
     return Arrangement(lay_out_path(path), int(final[best]))
+
+
+def _from_loop(key: int) -> int:
+    """A state of the loop search, between two numbers, packed for arrays."""
+    packed = 0
+    for colour in range(4):
+        runs = key >> colour * _LOOP_RUN_BITS & _LOOP_RUN_MASK
+        if runs > _RUN_MASK:
+            raise OverflowError("too many kinds of open runs for the packed states")
+        packed |= runs << colour * _RUN_BITS
+        packed |= (key >> _LOOP_KEPT_SHIFT + 2 * colour & 3) << _KEPT_SHIFT + 2 * colour
+    return packed | (key >> _LOOP_USED_SHIFT & 15) << _USED_SHIFT
 
 
 def _colour_step(keys: Ints, scores: Ints, options: _StepOptions, hope: int) -> tuple[Ints, Ints, Back]:
