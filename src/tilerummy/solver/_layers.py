@@ -53,6 +53,8 @@ _RUNS: list[ColourRuns] = []
 def _run_id(runs: ColourRuns) -> int:
     found = _RUN_IDS.get(runs)
     if found is None:
+        if len(_RUNS) > _RUN_MASK:
+            raise OverflowError("too many kinds of open runs for the packed states")
         found = _RUN_IDS[runs] = len(_RUNS)
         _RUNS.append(runs)
     return found
