@@ -31,21 +31,7 @@ Run = tuple[int, bool, bool]
 ColourRuns = tuple[Run, ...]  # sorted
 
 
-# Small tuples met over and over are named by small ints, so states are flat
-# tuples of ints that hash fast.
-_IDS: dict[tuple[object, ...], int] = {}
-_VALUES: list[tuple[object, ...]] = []
-
-
-def _id(value: tuple[object, ...]) -> int:
-    found = _IDS.get(value)
-    if found is None:
-        found = _IDS[value] = len(_VALUES)
-        _VALUES.append(value)
-    return found
-
-
-# Open runs are named apart, so their names stay small enough to pack.
+# The open runs of a colour are named by small ints, packed into the states.
 _RUN_IDS: dict[ColourRuns, int] = {}
 _RUNS: list[ColourRuns] = []
 
@@ -62,10 +48,6 @@ def _run_id(runs: ColourRuns) -> int:
 
 def _runs_of(ident: int) -> ColourRuns:
     return _RUNS[ident]
-
-
-def _ints_of(ident: int) -> tuple[int, ...]:
-    return _VALUES[ident]  # type: ignore[return-value]
 
 
 def _face(colour: int, number: int) -> int:
@@ -202,8 +184,8 @@ _USED_SHIFT = 4 * _RUN_BITS
 _HIST_SHIFT = _USED_SHIFT + 4
 _HIST_MASK = (1 << 9) - 1
 _KEPT_SHIFT = _HIST_SHIFT + 9
-# Per step: the best score of each state, the state it came from and what
-# was done (an index into the step's choices, or the jokers put in groups).
+# Per step: the best score of each state, the state it came from and the
+# choice made (with, after a number's last colour, the jokers put in groups).
 Step = dict[int, tuple[int, int, "Back | None"]]
 
 
