@@ -221,9 +221,10 @@ def best_in_box(
     best_score = floor
     best: tuple[tuple[Meld, ...], _JokerPlan] | None = None
     everything = sum(weights[face] * count for face, count in enumerate(high))
+    if everything <= floor:
+        return None
+    setups = []
     for plan in _joker_plans(before, high, rules):
-        if best_score >= everything:
-            break  # the whole rack is placed: nothing can do better
         from_rack = [max(low[face], plan.forced[face]) for face in range(FACE_COUNT)]
         from_rack[JOKER_INDEX] = low[JOKER_INDEX]
         if any(from_rack[face] > high[face] for face in range(FACE_COUNT)):
@@ -232,6 +233,20 @@ def best_in_box(
         must[JOKER_INDEX] = 0
         optional = [high[face] - from_rack[face] for face in range(FACE_COUNT)]
         optional[JOKER_INDEX] = 0
+        setups.append((plan, from_rack, must, optional))
+    # Often the whole rack can be placed: a quick depth-first search finds
+    # such a play, which nothing beats, without the full search.
+    for plan, _, must, optional in setups:
+        jokers = plan.freed + high[JOKER_INDEX]
+        if _placeable(must, optional, jokers, rules.wrap) != optional:
+            continue  # a rack tile fits in no set at all
+        whole = [must[face] + optional[face] for face in range(FACE_COUNT)]
+        melds = any_layout(whole, jokers, wrap=rules.wrap, budget=_WHOLE_RACK_BUDGET)
+        if melds is not None:
+            return everything, _arrange(before, melds, plan, rules)
+    for plan, from_rack, must, optional in setups:
+        if best_score >= everything:
+            break  # the whole rack is placed: nothing can do better
         fixed = sum(weights[face] * from_rack[face] for face in range(FACE_COUNT))
         # At most every rack tile that fits in some set: a plan that cannot
         # beat the best so far even so is not searched.
@@ -444,6 +459,8 @@ def _joker_plans(before: Table, rack_counts: Sequence[int], rules: Rules) -> lis
 _KEEP_ATTEMPTS = 1
 #: How many states each of those searches may visit.
 _LAYOUT_BUDGET = 1000
+#: How many states the search for a play placing the whole rack may visit.
+_WHOLE_RACK_BUDGET = 2000
 
 
 def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rules) -> Table:
