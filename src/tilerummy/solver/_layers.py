@@ -315,10 +315,11 @@ def _search_layers(
     return Arrangement(_rebuild(history, best_key), best_score)
 
 
-def any_layout(must: Sequence[int], jokers: int, *, wrap: bool, budget: int) -> tuple[Meld, ...] | None:
+def any_layout(must: Sequence[int], jokers: int, *, wrap: bool, budget: list[int]) -> tuple[Meld, ...] | None:
     """Some way to place exactly these tiles (and ``jokers`` jokers) in valid
     sets, found depth first; None if there is none or the search gives up
-    after ``budget`` states (for callers to whom a layout is a nicety)."""
+    once it has visited as many states as ``budget`` holds (which it lowers
+    by those it visits, so searches can share it)."""
     zeros = [0] * len(must)
     top = WRAPPED_ONE if wrap else MAX_NUMBER
     steps = plan_steps(must, zeros, zeros, wrap, jokers)
@@ -329,17 +330,15 @@ def any_layout(must: Sequence[int], jokers: int, *, wrap: bool, budget: int) -> 
     closed = [all(run[:2] == (3, True) for run in runs) for runs in _RUNS]
     failed: set[tuple[int, int]] = set()
     path: list[Pick | int] = []
-    left = budget
 
     def visit(index: int, key: int) -> bool:
-        nonlocal left
         if index == len(plan):
             return key >> _USED_SHIFT & 15 == jokers and all(
                 closed[key >> colour * _RUN_BITS & _RUN_MASK] for colour in range(4)
             )
-        if (index, key) in failed or left <= 0:
+        if (index, key) in failed or budget[0] <= 0:
             return False
-        left -= 1
+        budget[0] -= 1
         options = plan[index]
         if options is None:
             used = key >> _USED_SHIFT & 15

@@ -236,12 +236,13 @@ def best_in_box(
         setups.append((plan, from_rack, must, optional))
     # Often the whole rack can be placed: a quick depth-first search finds
     # such a play, which nothing beats, without the full search.
+    budget = [_WHOLE_RACK_BUDGET]
     for plan, _, must, optional in setups:
         jokers = plan.freed + high[JOKER_INDEX]
         if _placeable(must, optional, jokers, rules.wrap) != optional:
             continue  # a rack tile fits in no set at all
         whole = [must[face] + optional[face] for face in range(FACE_COUNT)]
-        melds = any_layout(whole, jokers, wrap=rules.wrap, budget=_WHOLE_RACK_BUDGET)
+        melds = any_layout(whole, jokers, wrap=rules.wrap, budget=budget)
         if melds is not None:
             return everything, _arrange(before, melds, plan, rules)
     for plan, from_rack, must, optional in setups:
@@ -459,8 +460,8 @@ def _joker_plans(before: Table, rack_counts: Sequence[int], rules: Rules) -> lis
 _KEEP_ATTEMPTS = 1
 #: How many states each of those searches may visit.
 _LAYOUT_BUDGET = 1000
-#: How many states the search for a play placing the whole rack may visit.
-_WHOLE_RACK_BUDGET = 2000
+#: How many states the searches for a play placing the whole rack may visit.
+_WHOLE_RACK_BUDGET = 3000
 
 
 def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rules) -> Table:
@@ -516,7 +517,7 @@ def _lay_out(faces: Counter[int], rules: Rules) -> tuple[Meld, ...] | None:
     jokers = must[JOKER_INDEX]
     must[JOKER_INDEX] = 0
     # Any layout will do, and keeping old sets is a nicety: a bounded search.
-    return any_layout(must, jokers, wrap=rules.wrap, budget=_LAYOUT_BUDGET)
+    return any_layout(must, jokers, wrap=rules.wrap, budget=[_LAYOUT_BUDGET])
 
 
 def _faces_as_kept(meld: Meld, kept: Counter[int]) -> Counter[int] | None:
