@@ -24,7 +24,7 @@ from ..melds import WRAPPED_ONE, Meld, MeldKind, Table
 from ..rules import JokerReplacement, Rules
 from ..tiles import COLOURS, JOKER, MAX_NUMBER, Piece, Tile, format_tiles, parse_tiles
 from ._layers import _placeable, any_layout, best_arrangement
-from ._search import FACE_COUNT, FACES, INDEX, JOKER_INDEX, counts_of, search
+from ._search import FACE_COUNT, FACES, INDEX, JOKER_INDEX, counts_of, face_of, search
 
 Objective = Literal["tiles", "value"]
 
@@ -471,7 +471,7 @@ def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rule
     # The new sets by their faces, in order, to find those made again.
     by_faces: dict[tuple[int, ...], list[int]] = {}
     for index, new in enumerate(melds):
-        by_faces.setdefault(tuple(sorted(INDEX[tile] for tile in new.tiles)), []).append(index)
+        by_faces.setdefault(tuple(sorted(face_of(tile) for tile in new.tiles)), []).append(index)
     taken: set[int] = set()
     kept_sets: list[Meld] = []
     candidates: list[tuple[Meld, Counter[int]]] = []
@@ -488,7 +488,7 @@ def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rule
         else:
             candidates.append((meld, faces))
     new_sets = [new for index, new in enumerate(melds) if index not in taken]
-    remaining = Counter(INDEX[tile] for meld in new_sets for tile in meld.tiles)
+    remaining = Counter(face_of(tile) for meld in new_sets for tile in meld.tiles)
     candidates = [(meld, faces) for meld, faces in candidates if not faces - remaining]
     attempts = [candidates] + [[candidate] for candidate in candidates[:_KEEP_ATTEMPTS]] if candidates else []
     for attempt in attempts:
@@ -523,7 +523,7 @@ def _lay_out(faces: Counter[int], rules: Rules) -> tuple[Meld, ...] | None:
 def _faces_as_kept(meld: Meld, kept: Counter[int]) -> Counter[int] | None:
     """The set's faces with its jokers as the tiles they keep standing for,
     or None if one of its jokers is not kept."""
-    faces: Counter[int] = Counter(INDEX[tile] for tile in meld.tiles if not tile.is_joker)
+    faces: Counter[int] = Counter(face_of(tile) for tile in meld.tiles if not tile.is_joker)
     wanted = _kept_in(meld, kept)
     if sum(wanted.values()) != sum(tile.is_joker for tile in meld.tiles):
         return None
@@ -536,7 +536,7 @@ def _kept_in(meld: Meld, kept: Counter[int]) -> Counter[int]:
     budget = Counter(kept)
     for meaning in meld.jokers:
         for tile in sorted(meaning, key=lambda tile: tile.sort_key):
-            face = INDEX[tile]
+            face = face_of(tile)
             if budget[face] > 0:
                 budget[face] -= 1
                 result[face] += 1
@@ -588,7 +588,7 @@ def describe(before: Table, after: Table, placed: Counter[Tile]) -> list[str]:
 
     # Sets and tiles are compared as small ints: hashing tiles is slow.
     def key(meld: Meld) -> tuple[MeldKind, int, tuple[int, ...]]:
-        return meld.kind, meld.number, tuple(INDEX[tile] for tile in meld.tiles)
+        return meld.kind, meld.number, tuple(face_of(tile) for tile in meld.tiles)
 
     # Writing a group out can take a while: each set is written once.
     melds = {key(meld): meld for meld in (*before.melds, *after.melds)}
@@ -608,7 +608,7 @@ def describe(before: Table, after: Table, placed: Counter[Tile]) -> list[str]:
     kept = old & new
     broken = list((old - kept).elements())
     created = list((new - kept).elements())
-    from_rack = Counter(INDEX[tile] for tile in placed.elements())
+    from_rack = Counter(face_of(tile) for tile in placed.elements())
     old_tiles = [Counter(faces) for _, _, faces in broken]
     left_in = [Counter(tiles) for tiles in old_tiles]
     steps: list[str] = []
