@@ -134,7 +134,14 @@ def candidates(
             # Worth searching only for a play better than the plays already
             # found in other boxes that are enough to fill the list.
             found = best_in_box(
-                before, low, high, weights, rules, melded=initial_meld_done, floor=_enough(queue, k - len(plays))
+                before,
+                low,
+                high,
+                weights,
+                rules,
+                melded=initial_meld_done,
+                floor=_enough(queue, k - len(plays)),
+                whole_rack_budget=_PART_BUDGET if plays else None,
             )
             if found is not None:
                 heapq.heappush(queue, (-found[0], next(order), low, high, found[1]))
@@ -195,10 +202,13 @@ def best_in_box(
     *,
     melded: bool,
     floor: int = 0,
+    whole_rack_budget: int | None = None,
 ) -> tuple[int, Table] | None:
     """The best play using between ``low`` and ``high`` copies of each rack
     face (jokers included), with its score; None if no such play places a
-    tile or scores more than ``floor``."""
+    tile or scores more than ``floor``. ``whole_rack_budget``: how long to
+    look for a play using ``high`` in full before searching properly (at
+    most the module's budget)."""
     constant = sum(weights[face] * low[face] for face in range(FACE_COUNT))
     if not melded:
         if rules.initial_meld_lay_off and before.melds:
@@ -236,7 +246,7 @@ def best_in_box(
         setups.append((plan, from_rack, must, optional))
     # Often the whole rack can be placed: a quick depth-first search finds
     # such a play, which nothing beats, without the full search.
-    budget = [_WHOLE_RACK_BUDGET]
+    budget = [_WHOLE_RACK_BUDGET if whole_rack_budget is None else min(whole_rack_budget, _WHOLE_RACK_BUDGET)]
     for plan, _, must, optional in setups:
         jokers = plan.freed + high[JOKER_INDEX]
         if _placeable(must, optional, jokers, rules.wrap) != optional:
@@ -460,8 +470,10 @@ def _joker_plans(before: Table, rack_counts: Sequence[int], rules: Rules) -> lis
 _KEEP_ATTEMPTS = 1
 #: How many states each of those searches may visit.
 _LAYOUT_BUDGET = 1000
-#: How many states the searches for a play placing the whole rack may visit.
+#: How many states the searches for a play placing the whole rack may visit;
+#: for the parts candidates() splits off, whose whole is less often playable.
 _WHOLE_RACK_BUDGET = 3000
+_PART_BUDGET = 300
 
 
 def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rules) -> Table:
