@@ -125,3 +125,20 @@ def test_initial_meld_with_lay_off() -> None:
     wrapped = solve("R9 R11 B8 R10 K12 B11", "J K9 K10 K11", rules=rules.replace(wrap=True), initial_meld_done=False)
     assert wrapped is not None
     assert (wrapped.tiles_placed, wrapped.value) == (4, 42)
+
+
+def test_first_searches_of_a_process() -> None:
+    """Each search names the kinds of open runs it meets as it goes; with
+    nothing named yet, the answers are the same."""
+    from tilerummy.solver import _layers
+
+    cases = [
+        ("R4 K5", "R5 B5 Y5 | R6 R7 R8"),
+        ("R1 R2 R3 B7 B8 J", "K5 K6 K7 | R9 B9 Y9 J"),
+        ("Y3 Y4 K11 K12 K13", "B10 B11 B12 B13 | R1 Y1 K1"),
+    ]
+    warm = [solve(rack, table) for rack, table in cases]
+    for (rack, table), expected in zip(cases, warm, strict=True):
+        _layers.forget()
+        found = solve(rack, table)
+        assert (found and (found.tiles_placed, found.value)) == (expected and (expected.tiles_placed, expected.value))

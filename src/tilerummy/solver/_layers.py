@@ -315,6 +315,12 @@ def _search_layers(
     return Arrangement(_rebuild(history, best_key), best_score)
 
 
+def _is_closed(runs_id: int) -> bool:
+    """Whether every open run named so is complete (names are made as the
+    search goes, so this is asked afresh)."""
+    return all(run[:2] == (3, True) for run in _RUNS[runs_id])
+
+
 def any_layout(must: Sequence[int], jokers: int, *, wrap: bool, budget: list[int]) -> tuple[Meld, ...] | None:
     """Some way to place exactly these tiles (and ``jokers`` jokers) in valid
     sets, found depth first; None if there is none or the search gives up
@@ -327,14 +333,13 @@ def any_layout(must: Sequence[int], jokers: int, *, wrap: bool, budget: list[int
     for number in range(top):
         plan.extend(steps[number * 4 : number * 4 + 4])
         plan.append(None)
-    closed = [all(run[:2] == (3, True) for run in runs) for runs in _RUNS]
     failed: set[tuple[int, int]] = set()
     path: list[Pick | int] = []
 
     def visit(index: int, key: int) -> bool:
         if index == len(plan):
             return key >> _USED_SHIFT & 15 == jokers and all(
-                closed[key >> colour * _RUN_BITS & _RUN_MASK] for colour in range(4)
+                _is_closed(key >> colour * _RUN_BITS & _RUN_MASK) for colour in range(4)
             )
         if (index, key) in failed or budget[0] <= 0:
             return False
@@ -835,3 +840,15 @@ def lay_out_path(path: Sequence[tuple[_Choice, int] | int]) -> tuple[Meld, ...]:
         for _, tiles, start in colour_runs:
             melds.append(Meld(MeldKind.RUN, tuple(tiles), start, COLOURS[colour]))
     return tuple(melds)
+
+
+def forget() -> None:
+    """Drop everything searches share, as in a fresh process (names of open
+    runs included): for tests of what a first search meets."""
+    _RUN_IDS.clear()
+    _RUNS.clear()
+    _colour_choices.cache_clear()
+    _CHOICES.clear()
+    _DOMINATES.clear()
+    _OPTIONS.clear()
+    _UNWEIGHED.clear()
