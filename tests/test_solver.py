@@ -133,3 +133,20 @@ def test_a_group_joker_keeps_its_own_meaning_when_a_run_joker_keeps_the_other() 
     found = solve("B4 B8 K7", "R4 Y4 J | B3 J B5 B6 | R8 R9 R10 R11 | K5 K6 K7 K8")
     assert found is not None
     assert sorted(map(str, found.placed)) == ["B4", "B8"]
+
+
+def test_first_searches_of_a_process() -> None:
+    """Each search names the kinds of open runs it meets as it goes; with
+    nothing named yet, the answers are the same."""
+    from tilerummy.solver import _layers
+
+    cases = [
+        ("R4 K5", "R5 B5 Y5 | R6 R7 R8"),
+        ("R1 R2 R3 B7 B8 J", "K5 K6 K7 | R9 B9 Y9 J"),
+        ("Y3 Y4 K11 K12 K13", "B10 B11 B12 B13 | R1 Y1 K1"),
+    ]
+    warm = [solve(rack, table) for rack, table in cases]
+    for (rack, table), expected in zip(cases, warm, strict=True):
+        _layers.forget()
+        found = solve(rack, table)
+        assert (found and (found.tiles_placed, found.value)) == (expected and (expected.tiles_placed, expected.value))

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 from collections import Counter
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tilerummy import InvalidMeld, Meld, Rules, Table, Tile, TilerummyError, candidates, solve
-from tilerummy.solver import _layers
+from tilerummy.solver import _layers, _solve
 from tilerummy.tiles import COLOURS, JOKER
 
 from .solver_reference import playable, reference_best, score, sub_multisets
@@ -76,6 +78,21 @@ def test_solver_matches_brute_force(rng: random.Random, variant: str, melded: bo
     found = solve(rack, table, rules=rules, initial_meld_done=melded, objective=objective)  # type: ignore[arg-type]
     got = None if found is None else (found.tiles_placed, found.value)
     assert got == expected, (str(table), [str(t) for t in rack], variant, melded, objective, found)
+    # The same without the quick search for a play placing the whole rack.
+    with whole_rack_search_off():
+        found = solve(rack, table, rules=rules, initial_meld_done=melded, objective=objective)  # type: ignore[arg-type]
+    got = None if found is None else (found.tiles_placed, found.value)
+    assert got == expected, (str(table), [str(t) for t in rack], variant, melded, objective, found)
+
+
+@contextlib.contextmanager
+def whole_rack_search_off() -> Iterator[None]:
+    saved = _solve._WHOLE_RACK_BUDGET
+    _solve._WHOLE_RACK_BUDGET = 0
+    try:
+        yield
+    finally:
+        _solve._WHOLE_RACK_BUDGET = saved
 
 
 def test_peer_never_beats_us() -> None:
@@ -106,16 +123,18 @@ def test_peer_never_beats_us() -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.randoms(use_true_random=False), st.sampled_from(sorted(VARIANTS)), st.booleans())
 def test_array_search_matches_brute_force(rng: random.Random, variant: str, melded: bool) -> None:
-    """The same comparison, with the array search used for every table."""
+    """The same comparison, with the loop search handing over to the array
+    search after the first number on every table."""
     rules = VARIANTS[variant]
     rack, table = small_position(rng, rules)
     expected = reference_best(rack, table, rules, initial_meld_done=melded, objective="tiles")
-    saved = _layers._ARRAYS_FROM
-    _layers._ARRAYS_FROM = 0
+    saved = _layers._LOOP_STATES, _layers._CROWDED_STATES
+    _layers._LOOP_STATES = _layers._CROWDED_STATES = 0
     try:
-        found = solve(rack, table, rules=rules, initial_meld_done=melded)
+        with whole_rack_search_off():
+            found = solve(rack, table, rules=rules, initial_meld_done=melded)
     finally:
-        _layers._ARRAYS_FROM = saved
+        _layers._LOOP_STATES, _layers._CROWDED_STATES = saved
     got = None if found is None else (found.tiles_placed, found.value)
     assert got == expected, (str(table), [str(t) for t in rack], variant, melded, found)
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..melds import WRAPPED_ONE, Meld, MeldKind
-from ..tiles import COLOURS, JOKER, MAX_NUMBER, Tile
+from ..tiles import COLOURS, JOKER, MAX_NUMBER, NUMBERED_TILES, Tile
 
 # Length so far (capped at 3), holds a numbered tile, started at 1 (with wrap
 # such a run may not also take the 1 that follows 13).
@@ -31,26 +31,23 @@ Run = tuple[int, bool, bool]
 ColourRuns = tuple[Run, ...]  # sorted
 
 
-# Small tuples met over and over are named by small ints, so states are flat
-# tuples of ints that hash fast.
-_IDS: dict[tuple[object, ...], int] = {}
-_VALUES: list[tuple[object, ...]] = []
+# The open runs of a colour are named by small ints, packed into the states.
+_RUN_IDS: dict[ColourRuns, int] = {}
+_RUNS: list[ColourRuns] = []
 
 
-def _id(value: tuple[object, ...]) -> int:
-    found = _IDS.get(value)
+def _run_id(runs: ColourRuns) -> int:
+    found = _RUN_IDS.get(runs)
     if found is None:
-        found = _IDS[value] = len(_VALUES)
-        _VALUES.append(value)
+        if len(_RUNS) > _RUN_MASK:
+            raise OverflowError("too many kinds of open runs for the packed states")
+        found = _RUN_IDS[runs] = len(_RUNS)
+        _RUNS.append(runs)
     return found
 
 
 def _runs_of(ident: int) -> ColourRuns:
-    return _VALUES[ident]  # type: ignore[return-value]
-
-
-def _ints_of(ident: int) -> tuple[int, ...]:
-    return _VALUES[ident]  # type: ignore[return-value]
+    return _RUNS[ident]
 
 
 def _face(colour: int, number: int) -> int:
@@ -143,7 +140,7 @@ def _start(
                     tuple(new_runs),
                     sum(run[0] < 3 for run in after),
                     sum(run[0] == 1 for run in after),
-                    _id(after),
+                    _run_id(after),
                 )
             )
 
@@ -177,20 +174,27 @@ class Arrangement:
     score: int
 
 
-# The open runs of each colour (by name), jokers used, the tiles sent to this
-# number's groups by the colours already handled (sorted, by name), the 1s
-# kept back to follow a 13 (with wrap, by name).
-Key = tuple[int, int, int, int, int, int, int]
-# How a state was reached: the previous state and the colour's choice (with
-# the 1s it kept back), or the previous state and the jokers put in groups.
-Back = tuple[Key, _Choice, int] | tuple[Key, int] | None
-Step = dict[Key, tuple[int, Back]]
+# A state is one int: each colour's open runs (by name), the jokers used,
+# how many colours sent one, two or three tiles to this number's groups, and
+# (with wrap) the 1s each colour kept back to follow a 13. Every choice then
+# moves a state by a fixed amount, so a step is additions and dict lookups.
+_RUN_BITS = 16
+_RUN_MASK = (1 << _RUN_BITS) - 1
+_USED_SHIFT = 4 * _RUN_BITS
+_HIST_SHIFT = _USED_SHIFT + 4
+_HIST_MASK = (1 << 9) - 1
+_KEPT_SHIFT = _HIST_SHIFT + 9
+# Per step: the best score of each state, the state it came from and the
+# choice made (with, after a number's last colour, the jokers put in groups).
+Step = dict[int, tuple[int, int, "Back | None"]]
 
 
-#: From how many tiles on the table and the rack the array search is used
-#: from the start; below, the loop search hands over to it past this many states.
+#: Past how many states between two numbers the loop search hands over to
+#: the array search; from how many tiles on the table and the rack it does
+#: so sooner.
 _ARRAYS_FROM = 70
 _LOOP_STATES = 1500
+_CROWDED_STATES = 300
 
 
 def best_arrangement(
@@ -208,9 +212,26 @@ def best_arrangement(
     ones) in valid sets; None if the must copies cannot all be placed or
     nothing scores more than ``floor``."""
 
-    def with_arrays() -> Arrangement | None:
-        from ._layers_np import best_arrangement_arrays
+    search = functools.partial(
+        _search_layers,
+        must,
+        optional,
+        weights,
+        must_jokers=must_jokers,
+        optional_jokers=optional_jokers,
+        joker_weight=joker_weight,
+        wrap=wrap,
+        floor=floor,
+    )
+    # Crowded tables have thousands of states: the loop search hands them
+    # over to the array search between two numbers.
+    limit = _LOOP_STATES if sum(must) + sum(optional) < _ARRAYS_FROM else _CROWDED_STATES
+    found = search(limit=limit)
+    if not isinstance(found, Resume):
+        return found
+    from ._layers_np import best_arrangement_arrays
 
+    try:
         return best_arrangement_arrays(
             must,
             optional,
@@ -220,96 +241,408 @@ def best_arrangement(
             joker_weight=joker_weight,
             wrap=wrap,
             floor=floor,
+            resume=found,
         )
+    except OverflowError:  # too many kinds of open runs to pack them in 64 bits
+        found = search(limit=None)
+        assert not isinstance(found, Resume)
+        return found
 
-    # Crowded tables have thousands of states: step through them as arrays.
-    if sum(must) + sum(optional) >= _ARRAYS_FROM:
-        return with_arrays()
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """Where the loop search stopped, for the array search to go on: the
+    next number, the states and their scores, and the way back to a state."""
+
+    number: int
+    keys: list[int]
+    scores: list[int]
+    path_to: Callable[[int], list[tuple[_Choice, int] | int]]
+
+
+def _search_layers(
+    must: Sequence[int],
+    optional: Sequence[int],
+    weights: Sequence[int],
+    *,
+    must_jokers: int,
+    optional_jokers: int,
+    joker_weight: int,
+    wrap: bool,
+    floor: int,
+    limit: int | None,
+) -> Arrangement | Resume | None:
+    """The loop search; where it stands once more than ``limit`` states are
+    left between two numbers."""
     total_jokers = must_jokers + optional_jokers
     optional = _placeable(must, optional, total_jokers, wrap)
-    no_runs = _id(())
-    start: Key = (no_runs, no_runs, no_runs, no_runs, 0, _id(()), _id((0, 0, 0, 0) if wrap else ()))
-    steps: list[Step] = [{start: (0, None)}]
+    no_runs = _run_id(())
+    start = no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS
+    step: Step = {start: (0, -1, None)}
+    history: list[tuple[Step, _StepOptions | None]] = [(step, None)]  # then each colour's step
     top = WRAPPED_ONE if wrap else MAX_NUMBER
     still = remaining_scores(optional, weights, optional_jokers * joker_weight, top)
+    plan = plan_steps(must, optional, weights, wrap, total_jokers)
     for number in range(1, top + 1):
         for colour in range(4):
             hope = still[(number - 1) * 4 + colour] - floor
-            options = _StepOptions(number, colour, must, optional, weights, wrap, top)
-            steps.append(_colour_step(steps[-1], colour, options, total_jokers, hope))
-            if len(steps[-1]) > _LOOP_STATES:
-                return with_arrays()
-        steps.append(_group_step(steps[-1], total_jokers))
-        if not steps[-1]:
+            options = plan[(number - 1) * 4 + colour]
+            step = _colour_step(step, options, hope, closing=colour == 3)
+            history.append((step, options))
+        if not step:
             return None
-    best_key = None
+        if limit is not None and len(step) > limit and number < top:
+            return Resume(
+                number + 1, list(step), [score for score, _, _ in step.values()], functools.partial(_path, history)
+            )
+    best_key = -1
     best_score = floor
-    for key, (score, _) in steps[-1].items():
-        used = key[4]
-        if used < must_jokers or any(run[:2] != (3, True) for ident in key[:4] for run in _runs_of(ident)):
+    closed = [all(run[:2] == (3, True) for run in runs) for runs in _RUNS]
+    for key, (score, _, _) in step.items():
+        used = key >> _USED_SHIFT & 15
+        if used < must_jokers or not (
+            closed[key & _RUN_MASK]
+            and closed[key >> _RUN_BITS & _RUN_MASK]
+            and closed[key >> 2 * _RUN_BITS & _RUN_MASK]
+            and closed[key >> 3 * _RUN_BITS & _RUN_MASK]
+        ):
             continue
         final = score + (used - must_jokers) * joker_weight
         if final > best_score:
             best_key, best_score = key, final
-    if best_key is None:
+    if best_key < 0:
         return None
-    return Arrangement(_rebuild(steps, best_key), best_score)
+    return Arrangement(_rebuild(history, best_key), best_score)
+
+
+def _is_closed(runs_id: int) -> bool:
+    """Whether every open run named so is complete (names are made as the
+    search goes, so this is asked afresh)."""
+    return all(run[:2] == (3, True) for run in _RUNS[runs_id])
+
+
+def any_layout(must: Sequence[int], jokers: int, *, wrap: bool, budget: list[int]) -> tuple[Meld, ...] | None:
+    """Some way to place exactly these tiles (and ``jokers`` jokers) in valid
+    sets, found depth first; None if there is none or the search gives up
+    once it has visited as many states as ``budget`` holds (which it lowers
+    by those it visits, so searches can share it)."""
+    zeros = [0] * len(must)
+    top = WRAPPED_ONE if wrap else MAX_NUMBER
+    steps = plan_steps(must, zeros, zeros, wrap, jokers)
+    plan: list[_StepOptions | None] = []
+    for number in range(top):
+        plan.extend(steps[number * 4 : number * 4 + 4])
+        plan.append(None)
+    failed: set[tuple[int, int]] = set()
+    path: list[Pick | int] = []
+
+    def visit(index: int, key: int) -> bool:
+        if index == len(plan):
+            return key >> _USED_SHIFT & 15 == jokers and all(
+                _is_closed(key >> colour * _RUN_BITS & _RUN_MASK) for colour in range(4)
+            )
+        if (index, key) in failed or budget[0] <= 0:
+            return False
+        budget[0] -= 1
+        options = plan[index]
+        if options is None:
+            used = key >> _USED_SHIFT & 15
+            base = key & ~(_HIST_MASK << _HIST_SHIFT)
+            for more in _group_jokers(key >> _HIST_SHIFT & _HIST_MASK, jokers - used):
+                path.append(more)
+                if visit(index + 1, base + (more << _USED_SHIFT)):
+                    return True
+                path.pop()
+        else:
+            for delta, _, pick in options.moves(key & options.mask):
+                path.append(pick)
+                if visit(index + 1, key + delta):
+                    return True
+                path.pop()
+        failed.add((index, key))
+        return False
+
+    no_runs = _run_id(())
+    start = no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS
+    if not visit(0, start):
+        return None
+    return lay_out_path(path)
+
+
+Pick = tuple[_Choice, int]  # a colour's choice and the 1s it keeps back
+Move = tuple[int, int, Pick]  # what a choice adds to a state, the score it gains, the choice
+# What a step did: the colour's choice, with the jokers put in groups after the last colour.
+Back = Pick | tuple[Pick, int]
+
+
+# One colour at one number: its colour, whether runs started here start at 1
+# (with wrap), whether it is the last number, the wrapped 1 after 13, the must
+# and optional copies, how far the colour's next tile is, the copies at the two
+# next numbers, the weight of a copy, the jokers, and what the later colours
+# hold at this number.
+Signature = tuple[int, bool, bool, bool, int, int, int, int, int, int, int, tuple[int, ...]]
 
 
 class _StepOptions:
     """The choices open to one colour at one number, by its open runs, the
     jokers left and (for the wrapped 1) the 1s it kept back; each with the
-    1s it keeps back, the score it gains and the jokers it uses."""
+    1s it keeps back, the score it gains and the jokers it uses.
 
-    def __init__(
-        self,
-        number: int,
-        colour: int,
-        must: Sequence[int],
-        optional: Sequence[int],
-        weights: Sequence[int],
-        wrap: bool,
-        top: int,
-    ) -> None:
-        self.number = number
-        self.wrap = wrap
-        self.last = number == top
-        self.wrapped = number == WRAPPED_ONE
-        face = _face(colour, 1 if self.wrapped else number)
-        self.held_must, self.held_optional = must[face], optional[face]
-        self.ahead = _distance_to_next(must, optional, colour, number, top)
-        self.next_one = _held(must, optional, colour, number + 1, top)
-        self.next_two = _held(must, optional, colour, number + 2, top)
-        self.keeps = range(self.held_must + self.held_optional + 1) if wrap and number == 1 else range(1)
-        self.weight = weights[face]
-        self.cache: dict[tuple[int, int, int], list[tuple[_Choice, int, int, int]]] = {}
+    Steps alike have the same choices: one object serves them all, in every
+    search, and keeps what it worked out."""
 
-    def get(self, runs_id: int, jokers_left: int, kept: int) -> list[tuple[_Choice, int, int, int]]:
-        key = (runs_id, jokers_left, kept)
-        found = self.cache.get(key)
-        if found is None:
-            found = self.cache[key] = self._compute(_runs_of(runs_id), jokers_left, kept)
-        return found
-
-    def _compute(self, runs: ColourRuns, jokers_left: int, kept: int) -> list[tuple[_Choice, int, int, int]]:
-        found: list[tuple[_Choice, int, int, int]] = []
+    def __init__(self, signature: Signature) -> None:
+        (
+            self.colour,
+            self.first,
+            self.last,
+            self.wrapped,
+            self.held_must,
+            self.held_optional,
+            self.ahead,
+            self.next_one,
+            self.next_two,
+            self.weight,
+            self.total_jokers,
+            self.rest,
+        ) = signature
+        self.keeps = range(self.held_must + self.held_optional + 1) if self.first else range(1)
+        self.packed: dict[int, list[Move]] = {}
+        self.closed: dict[int, list[tuple[int, int, tuple[Pick, int]]]] = {}
+        self.arrays: dict[int, object] = {}  # for the array search, in its own form
+        self.fitting: dict[int, bool] = {}
+        # What the choices depend on besides the open runs, jokers left and 1s kept.
+        self.around = signature[1:9]
+        # The choices as moves, placed copies not yet weighed: shared by steps
+        # alike but for the weight.
+        alike = (*signature[:9], *signature[10:])
+        shared = _UNWEIGHED.get(alike)
+        if shared is None:
+            shared = _UNWEIGHED[alike] = ({}, {})
+        self.unweighed, self.arrays_unweighed = shared
+        self.mask = _RUN_MASK << self.colour * _RUN_BITS | 15 << _USED_SHIFT | _HIST_MASK << _HIST_SHIFT
         if self.wrapped:
-            # Only the 1s kept back may follow a 13, each ending a run.
-            for choice in _colour_choices(runs, kept, 0, jokers_left, True, False, 99):
-                if choice.to_groups == 0 and not any(run[2] and how != "end" for run, how in choice.continued):
-                    found.append((choice, kept, 0, 0))
-            return found
-        first = self.wrap and self.number == 1
-        for keep in self.keeps:
-            must_here = max(0, self.held_must - keep)
-            optional_here = self.held_must + self.held_optional - keep - must_here
-            bonus = max(0, keep - self.held_must) * self.weight
-            for choice in _colour_choices(runs, must_here, optional_here, jokers_left, self.last, first, self.ahead):
-                # Runs shorter than three need tiles (or jokers) at the next numbers.
-                later = max(0, choice.short - self.next_one) + max(0, choice.single - self.next_two)
-                if choice.jokers + later <= jokers_left:
-                    found.append((choice, keep, bonus + choice.optional_used * self.weight, choice.jokers))
+            self.mask |= 3 << (_KEPT_SHIFT + 2 * self.colour)
+
+    def fits(self, hist: int, jokers_left: int) -> bool:
+        """Whether tiles sent to this number's groups (counted as in a state)
+        can still make groups with the later colours' tiles and the jokers left."""
+        key = hist << 4 | jokers_left
+        found = self.fitting.get(key)
+        if found is None:
+            found = self.fitting[key] = _completable(hist, self.rest, jokers_left)
         return found
+
+    def moves(self, part: int) -> list[Move]:
+        """The choices of a state whose colour runs, jokers used and 1s kept
+        are ``part`` (the state masked by ``mask``): each as what it adds to
+        the state, the score it gains and the choice."""
+        found = self.packed.get(part)
+        if found is None:
+            unweighed = self.unweighed.get(part)
+            if unweighed is None:
+                unweighed = self.unweighed[part] = self._moves(part)
+            weight = self.weight
+            found = self.packed[part] = [(delta, units * weight, pick) for delta, units, pick in unweighed]
+        return found
+
+    def closing(self, part: int) -> list[tuple[int, int, tuple[Pick, int]]]:
+        """As :meth:`moves` for the last colour of a number, followed by
+        making that number's groups: each choice once for every count of
+        jokers the groups can take, the state's groups emptied again."""
+        found = self.closed.get(part)
+        if found is None:
+            found = self.closed[part] = []
+            for delta, gain, pick in self.moves(part):
+                after = part + delta
+                hist = after >> _HIST_SHIFT & _HIST_MASK
+                used = after >> _USED_SHIFT & 15
+                for jokers in _group_jokers(hist, self.total_jokers - used):
+                    found.append((delta - (hist << _HIST_SHIFT) + (jokers << _USED_SHIFT), gain, (pick, jokers)))
+        return found
+
+    def _moves(self, part: int) -> list[Move]:
+        shift = self.colour * _RUN_BITS
+        runs_id = part >> shift & _RUN_MASK
+        used = part >> _USED_SHIFT & 15
+        kept_shift = _KEPT_SHIFT + 2 * self.colour
+        kept = part >> kept_shift & 3 if self.wrapped else 0
+        hist = part >> _HIST_SHIFT & _HIST_MASK
+        found = []
+        for choice, keep, units, jokers in _choices(self.around, runs_id, self.total_jokers - used, kept):
+            delta = (choice.after_id - runs_id) << shift
+            delta += jokers << _USED_SHIFT
+            if choice.to_groups:
+                grown = 1 << 3 * (choice.to_groups - 1)
+                if not self.fits(hist + grown, self.total_jokers - used - jokers):
+                    continue
+                delta += grown << _HIST_SHIFT
+            elif hist and not self.fits(hist, self.total_jokers - used - jokers):
+                continue
+            if self.wrapped:
+                delta -= kept << kept_shift  # the kept 1s are placed now
+            elif self.keeps.stop > 1:
+                delta += keep << kept_shift
+            found.append((delta, units, (choice, keep)))
+        return found
+
+
+# Steps alike but for the colour, the weight, the jokers and the later
+# colours have the same choices: they share them.
+_CHOICES: dict[tuple[object, ...], list[tuple[_Choice, int, int, int]]] = {}
+_CHOICES_LIMIT = 100_000
+
+
+def _choices(
+    around: tuple[object, ...], runs_id: int, jokers_left: int, kept: int
+) -> list[tuple[_Choice, int, int, int]]:
+    """Each choice with the 1s it keeps back, the rack copies it places (to
+    be weighed) and the jokers it uses; ``around`` as ``_StepOptions.around``."""
+    key = (*around, runs_id, jokers_left, kept)
+    found = _CHOICES.get(key)
+    if found is not None:
+        return found
+    if len(_CHOICES) >= _CHOICES_LIMIT:
+        _CHOICES.clear()
+    first, last, wrapped, held_must, held_optional, ahead, next_one, next_two = around
+    assert isinstance(held_must, int) and isinstance(held_optional, int)
+    assert isinstance(ahead, int) and isinstance(next_one, int) and isinstance(next_two, int)
+    runs = _runs_of(runs_id)
+    found = []
+    if wrapped:
+        # Only the 1s kept back may follow a 13, each ending a run.
+        for choice in _colour_choices(runs, kept, 0, jokers_left, True, False, 99):
+            if choice.to_groups == 0 and not any(run[2] and how != "end" for run, how in choice.continued):
+                found.append((choice, kept, 0, 0))
+    else:
+        for keep in range(held_must + held_optional + 1) if first else range(1):
+            must_here = max(0, held_must - keep)
+            optional_here = held_must + held_optional - keep - must_here
+            bonus = max(0, keep - held_must)
+            for choice in _colour_choices(runs, must_here, optional_here, jokers_left, bool(last), bool(first), ahead):
+                # Runs shorter than three need tiles (or jokers) at the next numbers.
+                later = max(0, choice.short - next_one) + max(0, choice.single - next_two)
+                if choice.jokers + later <= jokers_left:
+                    found.append((choice, keep, bonus + choice.optional_used, choice.jokers))
+    found = _undominated(found)
+    _CHOICES[key] = found
+    return found
+
+
+def _undominated(found: list[tuple[_Choice, int, int, int]]) -> list[tuple[_Choice, int, int, int]]:
+    """The choices without those another choice beats outright: the same
+    tiles to groups, copies placed, 1s kept and jokers, and open runs after
+    that can do all theirs can (see :func:`dominates`)."""
+    alike: dict[tuple[int, int, int, int], list[int]] = {}
+    for index, (choice, keep, units, jokers) in enumerate(found):
+        alike.setdefault((choice.to_groups, keep, units, jokers), []).append(index)
+    dropped: set[int] = set()
+    for indexes in alike.values():
+        for index in indexes:
+            after = found[index][0].after_id
+            for other in indexes:
+                if other == index or other in dropped:
+                    continue
+                other_after = found[other][0].after_id
+                # Of two choices leading to the same runs, the first is kept.
+                if (other_after == after and other < index) or dominates(other_after, after):
+                    dropped.add(index)
+                    break
+    return [item for index, item in enumerate(found) if index not in dropped]
+
+
+_DOMINATES: dict[tuple[int, int], bool] = {}
+
+
+def dominates(stronger: int, weaker: int) -> bool:
+    """Whether a colour with the open runs named ``stronger`` can do all that
+    one with ``weaker`` can, and they differ: each weaker run matched by a
+    run at least as long, holding a numbered tile if it does, free to take
+    the 1 after 13 if it is, and the runs left over complete (they can end
+    at the next number)."""
+    key = (stronger, weaker)
+    found = _DOMINATES.get(key)
+    if found is None:
+        found = _DOMINATES[key] = stronger != weaker and _matches(list(_runs_of(stronger)), _runs_of(weaker))
+    return found
+
+
+def _matches(stronger: list[Run], weaker: Sequence[Run]) -> bool:
+    if not weaker:
+        return all(length == 3 and real for length, real, _ in stronger)
+    length, real, from_one = weaker[0]
+    for index, (other_length, other_real, other_from_one) in enumerate(stronger):
+        if (
+            other_length >= length
+            and (other_real or not real)
+            and (from_one or not other_from_one)
+            and _matches(stronger[:index] + stronger[index + 1 :], weaker[1:])
+        ):
+            return True
+    return False
+
+
+_OPTIONS: dict[Signature, _StepOptions] = {}
+_UNWEIGHED: dict[tuple[object, ...], tuple[dict[int, list[Move]], dict[int, object]]] = {}
+_OPTIONS_LIMIT = 4000
+
+
+def plan_steps(
+    must: Sequence[int], optional: Sequence[int], weights: Sequence[int], wrap: bool, total_jokers: int
+) -> list[_StepOptions]:
+    """The options of each colour at each number, in the order searched."""
+    top = WRAPPED_ONE if wrap else MAX_NUMBER
+    # held[colour][number] for numbers 1 to top, with room for two past it.
+    held = []
+    for colour in range(4):
+        faces = range(colour * MAX_NUMBER, (colour + 1) * MAX_NUMBER)
+        row = [0, *(must[face] + optional[face] for face in faces)]
+        if wrap:
+            row.append(row[1])
+        held.append([*row, 0, 0])
+    reach = total_jokers + 1  # a run of jokers alone reaches no farther than the jokers
+    ahead = []
+    for colour in range(4):
+        row = held[colour]
+        distances = [reach] * (top + 1)
+        following = 0
+        for number in range(top, 0, -1):
+            if following:
+                distances[number] = min(following - number, reach)
+            if row[number]:
+                following = number
+        ahead.append(distances)
+    found: list[_StepOptions] = []
+    if len(_OPTIONS) >= _OPTIONS_LIMIT:
+        _OPTIONS.clear()
+        _UNWEIGHED.clear()
+    get = _OPTIONS.get
+    for number in range(1, top + 1):
+        wrapped = number == WRAPPED_ONE
+        first = wrap and number == 1
+        last = number == top
+        capped = [min(3, held[colour][number]) for colour in range(4)]
+        for colour in range(4):
+            face = colour * MAX_NUMBER + (0 if wrapped else number - 1)
+            signature: Signature = (
+                colour,
+                first,
+                last,
+                wrapped,
+                must[face],
+                optional[face],
+                ahead[colour][number],
+                held[colour][number + 1],
+                held[colour][number + 2],
+                weights[face],
+                total_jokers,
+                () if wrapped else tuple(capped[colour + 1 :]),
+            )
+            options = get(signature)
+            if options is None:
+                options = _OPTIONS[signature] = _StepOptions(signature)
+            found.append(options)
+    return found
 
 
 def remaining_scores(optional: Sequence[int], weights: Sequence[int], jokers: int, top: int) -> list[int]:
@@ -326,45 +659,34 @@ def remaining_scores(optional: Sequence[int], weights: Sequence[int], jokers: in
     return still
 
 
-def _colour_step(step: Step, colour: int, options: _StepOptions, total_jokers: int, hope: int) -> Step:
-    """Every state after one colour's choice at one number.
+def _colour_step(step: Step, options: _StepOptions, hope: int, *, closing: bool = False) -> Step:
+    """Every state after one colour's choice at one number (and, ``closing``,
+    the groups of that number made).
 
     ``hope``: states whose score plus this cannot beat the floor are dropped
     (the most the tiles not yet reached could still add, minus the floor).
     """
+    mask = options.mask
+    moves: Callable[[int], Sequence[tuple[int, int, Back]]] = options.closing if closing else options.moves
+    table = {part: moves(part) for part in {key & mask for key in step}}
+    if all(len(found) == 1 and not found[0][0] and not found[0][1] for found in table.values()) and all(
+        score + hope > 0 for score, _, _ in step.values()
+    ):
+        # Every state's only choice leaves it as it is and gains nothing (a
+        # colour with no tile and no open run here): the step is the previous one.
+        return step
     result: Step = {}
-    keeping = options.wrap and options.number == 1
-    for key, (score, _) in step.items():
+    get = result.get
+    for key, (score, _, _) in step.items():
         if score + hope <= 0:
             continue
-        used, groups, kept_id = key[4], key[5], key[6]
-        kept_here = _ints_of(kept_id)[colour] if options.wrapped else 0
-        before, after = key[:colour], key[colour + 1 : 4]
-        for choice, keep, gained, jokers in options.get(key[colour], total_jokers - used, kept_here):
-            if keeping:
-                kept_ones = list(_ints_of(kept_id))
-                kept_ones[colour] = keep
-                new_kept = _id(tuple(kept_ones))
-            else:
-                new_kept = kept_id
-            new_groups = _grouped(groups, choice.to_groups)
-            new_key: Key = (*before, choice.after_id, *after, used + jokers, new_groups, new_kept)  # type: ignore[assignment]
-            new_score = score + gained
-            previous = result.get(new_key)
+        for delta, gain, pick in table[key & mask]:
+            new_key = key + delta
+            new_score = score + gain
+            previous = get(new_key)
             if previous is None or new_score > previous[0]:
-                result[new_key] = (new_score, (key, choice, keep))
+                result[new_key] = (new_score, key, pick)
     return result
-
-
-_GROUPED: dict[tuple[int, int], int] = {}
-
-
-def _grouped(groups: int, count: int) -> int:
-    """The sorted tile counts sent to groups, once another colour sends ``count``."""
-    found = _GROUPED.get((groups, count))
-    if found is None:
-        found = _GROUPED[(groups, count)] = _id(tuple(sorted((*_ints_of(groups), count))))
-    return found
 
 
 def _placeable(must: Sequence[int], optional: Sequence[int], jokers: int, wrap: bool) -> list[int]:
@@ -401,55 +723,81 @@ def _run_through(held: Sequence[int], colour: int, place: int, jokers: int, top:
     return False
 
 
-def _held(must: Sequence[int], optional: Sequence[int], colour: int, number: int, top: int) -> int:
-    """Copies of the colour's tile at that number (none past the top)."""
-    if number > top:
-        return 0
-    face = _face(colour, 1 if number == WRAPPED_ONE else number)
-    return must[face] + optional[face]
+#: For each count of colours sending one, two or three tiles to a number's
+#: groups (as packed in a state), the joker counts with which they form groups.
+_GROUP_JOKERS: dict[int, list[int]] = {}
 
 
-def _distance_to_next(must: Sequence[int], optional: Sequence[int], colour: int, number: int, top: int) -> int:
-    """How many numbers after this one the next tile of the colour comes (99: none)."""
-    for distance in range(1, top - number + 1):
-        later = number + distance
-        face = _face(colour, 1 if later == WRAPPED_ONE else later)
-        if must[face] or optional[face]:
-            return distance
-    return 99
+def _group_jokers(hist: int, total_jokers: int) -> list[int]:
+    found = _GROUP_JOKERS.get(hist)
+    if found is None:
+        counts = [count for count in (1, 2, 3) for _ in range(hist >> 3 * (count - 1) & 7)]
+        counts += [0] * (4 - len(counts))
+        found = _GROUP_JOKERS[hist] = [
+            jokers
+            for jokers in range(9)
+            if _group_split((counts[0], counts[1], counts[2], counts[3]), jokers) is not None
+        ]
+    return [jokers for jokers in found if jokers <= total_jokers]
 
 
-def _group_step(step: Step, total_jokers: int) -> Step:
-    result: Step = {}
-    no_groups = _id(())
-    for key, (score, _) in step.items():
-        used = key[4]
-        to_groups = _ints_of(key[5])
-        counts = (to_groups[0], to_groups[1], to_groups[2], to_groups[3])
-        for group_jokers in range(total_jokers - used + 1):
-            if _group_split(counts, group_jokers) is None:
+_COMPLETABLE: dict[tuple[int, tuple[int, ...], int], bool] = {}
+
+
+def _completable(hist: int, rest: tuple[int, ...], jokers_left: int) -> bool:
+    """Whether colours sending these counts to groups (as packed in a state),
+    with later colours sending up to ``rest`` tiles each, can make groups
+    with at most ``jokers_left`` jokers."""
+    key = (hist, rest, jokers_left)
+    found = _COMPLETABLE.get(key)
+    if found is None:
+        sent = [count for count in (1, 2, 3) for _ in range(hist >> 3 * (count - 1) & 7)]
+        found = False
+        for more in itertools.product(*(range(held + 1) for held in rest)):
+            counts = sorted([*sent, *(count for count in more if count)], reverse=True)
+            if len(counts) > 4:
                 continue
-            new_key: Key = (key[0], key[1], key[2], key[3], used + group_jokers, no_groups, key[6])
-            previous = result.get(new_key)
-            if previous is None or score > previous[0]:
-                result[new_key] = (score, (key, group_jokers))
-    return result
+            counts += [0] * (4 - len(counts))
+            if any(
+                _group_split((counts[0], counts[1], counts[2], counts[3]), jokers) is not None
+                for jokers in range(jokers_left + 1)
+            ):
+                found = True
+                break
+        _COMPLETABLE[key] = found
+    return found
 
 
-def _rebuild(steps: list[Step], final: Key) -> tuple[Meld, ...]:
+def _rebuild(history: list[tuple[Step, _StepOptions | None]], final: int) -> tuple[Meld, ...]:
     """Walk the back-pointers and lay out the actual sets."""
+    return lay_out_path(_path(history, final))
+
+
+def _path(history: list[tuple[Step, _StepOptions | None]], final: int) -> list[tuple[_Choice, int] | int]:
+    """The choices that led to a state (``history`` starts with the first
+    states, then each colour's step: its states and options)."""
     path: list[tuple[_Choice, int] | int] = []
     key = final
-    for step in reversed(steps[1:]):
-        _, back = step[key]
-        assert back is not None
-        if len(back) == 3:
-            path.append((back[1], back[2]))
+    for index in range(len(history) - 1, 0, -1):
+        step, options = history[index]
+        assert options is not None
+        closing = options.colour == 3
+        found: Back | None
+        if step is history[index - 1][0]:
+            # A step that changed nothing: the state made its only choice.
+            mask = options.mask
+            found = (options.closing(key & mask) if closing else options.moves(key & mask))[0][2]
         else:
-            path.append(back[1])
-        key = back[0]
+            _, key, found = step[key]
+        assert found is not None
+        first, second = found
+        if isinstance(first, _Choice):
+            path.append((first, second))
+        else:
+            path.append(second)  # the jokers put in groups
+            path.append(first)
     path.reverse()
-    return lay_out_path(path)
+    return path
 
 
 def lay_out_path(path: Sequence[tuple[_Choice, int] | int]) -> tuple[Meld, ...]:
@@ -466,7 +814,7 @@ def lay_out_path(path: Sequence[tuple[_Choice, int] | int]) -> tuple[Meld, ...]:
             assert isinstance(entry, tuple)
             choice = entry[0]
             counts.append(choice.to_groups)
-            tile = Tile(COLOURS[colour], 1 if number == WRAPPED_ONE else number)
+            tile = NUMBERED_TILES[colour * MAX_NUMBER + (0 if number == WRAPPED_ONE else number - 1)]
             still_open: list[tuple[Run, list[Tile], int]] = []
             pending = list(open_runs[colour])
             for run, how in choice.continued:
@@ -486,9 +834,21 @@ def lay_out_path(path: Sequence[tuple[_Choice, int] | int]) -> tuple[Meld, ...]:
         split = _group_split((counts[0], counts[1], counts[2], counts[3]), group_jokers)
         assert split is not None
         for group in split:
-            numbered = tuple(Tile(COLOURS[colour], number) for colour in group if colour >= 0)
+            numbered = tuple(NUMBERED_TILES[colour * MAX_NUMBER + number - 1] for colour in group if colour >= 0)
             melds.append(Meld(MeldKind.GROUP, numbered + (JOKER,) * group.count(-1), number))
     for colour, colour_runs in enumerate(open_runs):
         for _, tiles, start in colour_runs:
             melds.append(Meld(MeldKind.RUN, tuple(tiles), start, COLOURS[colour]))
     return tuple(melds)
+
+
+def forget() -> None:
+    """Drop everything searches share, as in a fresh process (names of open
+    runs included): for tests of what a first search meets."""
+    _RUN_IDS.clear()
+    _RUNS.clear()
+    _colour_choices.cache_clear()
+    _CHOICES.clear()
+    _DOMINATES.clear()
+    _OPTIONS.clear()
+    _UNWEIGHED.clear()

@@ -1,16 +1,15 @@
 """The layer search of :mod:`._layers` on NumPy arrays, for crowded tables.
 
 Same states, same choices, same answers: each state is packed into one
-64-bit integer (each colour's open runs, jokers used, the tiles sent to this
-number's groups, the 1s kept back), and a whole step is a few array
-operations instead of a loop over states. Worth it once the states number
-in the thousands, which happens when the table holds both copies of most
-tiles.
+64-bit integer (each colour's open runs, jokers used, how many colours sent
+one, two or three tiles to this number's groups, the 1s kept back), every
+choice adds a fixed amount to it, and a whole step is a few array operations
+instead of a loop over states. Worth it once the states number in the
+thousands, which happens when the table holds both copies of most tiles.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -18,41 +17,101 @@ import numpy.typing as npt
 
 from ..melds import WRAPPED_ONE
 from ..tiles import MAX_NUMBER
+from ._layers import _KEPT_SHIFT as _LOOP_KEPT_SHIFT
+from ._layers import _RUN_BITS as _LOOP_RUN_BITS
+from ._layers import _RUN_MASK as _LOOP_RUN_MASK
 from ._layers import (
+    _RUNS,
     Arrangement,
-    _Choice,
-    _group_split,
-    _id,
-    _ints_of,
+    Pick,
+    Resume,
+    _choices,
+    _group_jokers,
     _placeable,
-    _runs_of,
+    _run_id,
     _StepOptions,
     lay_out_path,
+    plan_steps,
     remaining_scores,
 )
+from ._layers import _USED_SHIFT as _LOOP_USED_SHIFT
 
 Ints = npt.NDArray[np.int64]
 
 _RUN_BITS = 10
 _RUN_MASK = (1 << _RUN_BITS) - 1
 _USED_SHIFT = 4 * _RUN_BITS
-_GROUP_SHIFT = _USED_SHIFT + 4
-_KEPT_SHIFT = _GROUP_SHIFT + 10
+_HIST_SHIFT = _USED_SHIFT + 4
+_HIST_MASK = (1 << 9) - 1
+_KEPT_SHIFT = _HIST_SHIFT + 9
+
+# A step's record for the way back: the states' parents, what each did, and
+# the choices those refer to; or, for a step that changed nothing, the states
+# and their step.
+Back = tuple[Ints, Ints, list[Pick] | None] | tuple[None, Ints, _StepOptions]
 
 
-class _Names:
-    """Small local numbers for the values a search meets, in both directions."""
+class _Moves:
+    """One kind of state's choices as arrays: what each adds to the state,
+    the score it gains, and the choices."""
 
-    def __init__(self) -> None:
-        self.local: dict[int, int] = {}
-        self.global_ids: list[int] = []
+    __slots__ = ("delta", "gain", "groups_only", "identity", "picks")
 
-    def of(self, global_id: int) -> int:
-        found = self.local.get(global_id)
-        if found is None:
-            found = self.local[global_id] = len(self.global_ids)
-            self.global_ids.append(global_id)
+    def __init__(self, delta: list[int], gain: list[int], picks: list[Pick]) -> None:
+        self.delta = delta
+        self.gain = gain
+        self.picks = picks
+        self.identity = len(picks) == 1 and not delta[0] and not gain[0]
+        others = ~(_HIST_MASK << _HIST_SHIFT)
+        self.groups_only = len(picks) == 1 and not delta[0] & others
+
+
+def _moves(options: _StepOptions, part: int) -> _Moves:
+    """The choices of a state whose colour runs, jokers used and 1s kept are
+    ``part``, shared between searches like the loop search's."""
+    cache: dict[int, object] = options.arrays
+    found = cache.get(part)
+    if isinstance(found, _Moves):
         return found
+    unweighed = options.arrays_unweighed.get(part)
+    if not isinstance(unweighed, _Moves):
+        unweighed = options.arrays_unweighed[part] = _unweighed_moves(options, part)
+    weight = options.weight
+    made = cache[part] = _Moves(unweighed.delta, [units * weight for units in unweighed.gain], unweighed.picks)
+    return made
+
+
+def _unweighed_moves(options: _StepOptions, part: int) -> _Moves:
+    """As :func:`_moves`, with the rack copies placed in place of the score."""
+    colour = options.colour
+    shift = colour * _RUN_BITS
+    runs_id = part >> shift & _RUN_MASK
+    used = part >> _USED_SHIFT & 15
+    kept_shift = _KEPT_SHIFT + 2 * colour
+    kept = part >> kept_shift & 3 if options.wrapped else 0
+    delta, gain, picks = [], [], []
+    for choice, keep, units, jokers in _choices(options.around, runs_id, options.total_jokers - used, kept):
+        if choice.after_id > _RUN_MASK:
+            raise OverflowError("too many kinds of open runs for the packed states")
+        step = (choice.after_id - runs_id) << shift
+        step += jokers << _USED_SHIFT
+        if choice.to_groups:
+            step += 1 << (_HIST_SHIFT + 3 * (choice.to_groups - 1))
+        if options.wrapped:
+            step -= kept << kept_shift
+        elif options.keeps.stop > 1:
+            step += keep << kept_shift
+        delta.append(step)
+        gain.append(units)
+        picks.append((choice, keep))
+    return _Moves(delta, gain, picks)
+
+
+def _mask(options: _StepOptions) -> int:
+    mask = _RUN_MASK << options.colour * _RUN_BITS | 15 << _USED_SHIFT
+    if options.wrapped:
+        mask |= 3 << (_KEPT_SHIFT + 2 * options.colour)
+    return mask
 
 
 def best_arrangement_arrays(
@@ -65,61 +124,48 @@ def best_arrangement_arrays(
     joker_weight: int,
     wrap: bool,
     floor: int = -1,
+    resume: Resume | None = None,
 ) -> Arrangement | None:
-    """As :func:`._layers.best_arrangement`."""
+    """As :func:`._layers.best_arrangement`; ``resume`` goes on from where
+    the loop search stopped.
+
+    :raises OverflowError: if the open runs met have too many kinds to pack.
+    """
     total_jokers = must_jokers + optional_jokers
     optional = _placeable(must, optional, total_jokers, wrap)
     top = WRAPPED_ONE if wrap else MAX_NUMBER
-    runs = _Names()
-    kept_names = _Names()
-    biggest = max(must[face] + optional[face] for face in range(len(must) - 1))
-    group_tuples = [
-        tuple(sorted(values))
-        for size in range(5)
-        for values in itertools.combinations_with_replacement(range(biggest + 1), size)
-    ]
-    group_index = {values: index for index, values in enumerate(group_tuples)}
-    group_next = np.full((len(group_tuples), biggest + 1), 0, dtype=np.int64)
-    for index, values in enumerate(group_tuples):
-        if len(values) < 4:
-            for count in range(biggest + 1):
-                group_next[index, count] = group_index[tuple(sorted((*values, count)))]
-    feasible = np.zeros((len(group_tuples), total_jokers + 1), dtype=bool)
-    for index, values in enumerate(group_tuples):
-        if len(values) == 4:
-            for jokers in range(total_jokers + 1):
-                feasible[index, jokers] = _group_split((values[0], values[1], values[2], values[3]), jokers) is not None
-    empty_runs = runs.of(_id(()))
-    start_kept = kept_names.of(_id((0, 0, 0, 0) if wrap else ()))
-    start = (
-        empty_runs
-        | empty_runs << _RUN_BITS
-        | empty_runs << 2 * _RUN_BITS
-        | empty_runs << 3 * _RUN_BITS
-        | group_index[()] << _GROUP_SHIFT
-        | start_kept << _KEPT_SHIFT
-    )
-    keys: Ints = np.array([start], dtype=np.int64)
-    scores: Ints = np.zeros(1, dtype=np.int64)
-    history: list[tuple[Ints, Ints, list[tuple[_Choice, int]] | None]] = []
+    if resume is None:
+        empty = _run_id(())
+        if empty > _RUN_MASK:
+            raise OverflowError("too many kinds of open runs for the packed states")
+        start = empty | empty << _RUN_BITS | empty << 2 * _RUN_BITS | empty << 3 * _RUN_BITS
+        keys: Ints = np.array([start], dtype=np.int64)
+        scores: Ints = np.zeros(1, dtype=np.int64)
+        first_number = 1
+    else:
+        first_number = resume.number
+        keys = np.array([_from_loop(key) for key in resume.keys], dtype=np.int64)
+        scores = np.array(resume.scores, dtype=np.int64)
+    history: list[Back] = []
+    feasible = np.zeros((_HIST_MASK + 1, total_jokers + 1), dtype=bool)
+    for hist in range(_HIST_MASK + 1):
+        for jokers in _group_jokers(hist, total_jokers):
+            feasible[hist, jokers] = True
     still = remaining_scores(optional, weights, optional_jokers * joker_weight, top)
-    for number in range(1, top + 1):
+    plan = plan_steps(must, optional, weights, wrap, total_jokers)
+    for number in range(first_number, top + 1):
         for colour in range(4):
-            options = _StepOptions(number, colour, must, optional, weights, wrap, top)
+            options = plan[(number - 1) * 4 + colour]
             hope = still[(number - 1) * 4 + colour] - floor
-            keys, scores, back = _colour_step(
-                keys, scores, colour, options, total_jokers, hope, runs, kept_names, group_next
-            )
+            keys, scores, back = _colour_step(keys, scores, options, hope)
             history.append(back)
             if not len(keys):
                 return None
-        keys, scores, back = _group_step(keys, scores, total_jokers, feasible, group_index[()])
+        keys, scores, back = _group_step(keys, scores, total_jokers, feasible)
         history.append(back)
         if not len(keys):
             return None
-    closed = np.array(
-        [all(run[:2] == (3, True) for run in _runs_of(global_id)) for global_id in runs.global_ids], dtype=bool
-    )
+    closed = np.array([all(run[:2] == (3, True) for run in runs) for runs in _RUNS[: _RUN_MASK + 1]], dtype=bool)
     used = (keys >> _USED_SHIFT) & 15
     ok = used >= must_jokers
     for colour in range(4):
@@ -128,113 +174,113 @@ def best_arrangement_arrays(
     best = int(np.argmax(final))
     if final[best] <= floor:
         return None
-    path: list[tuple[_Choice, int] | int] = []
+    path: list[Pick | int] = []
     position = best
     for parents, picks, flat in reversed(history):
+        if parents is None:
+            # A step that changed nothing: the state made its only choice.
+            assert isinstance(flat, _StepOptions)
+            path.append(_moves(flat, int(picks[position]) & _mask(flat)).picks[0])
+            continue
         pick = int(picks[position])
-        path.append(flat[pick] if flat is not None else pick)
+        path.append(flat[pick] if isinstance(flat, list) else pick)
         position = int(parents[position])
     path.reverse()
+    if resume is not None:
+        path = resume.path_to(resume.keys[position]) + path
     return Arrangement(lay_out_path(path), int(final[best]))
 
 
-def _colour_step(
-    keys: Ints,
-    scores: Ints,
-    colour: int,
-    options: _StepOptions,
-    total_jokers: int,
-    hope: int,
-    runs: _Names,
-    kept_names: _Names,
-    group_next: Ints,
-) -> tuple[Ints, Ints, tuple[Ints, Ints, list[tuple[_Choice, int]] | None]]:
-    alive = np.nonzero(scores + hope > 0)[0]
-    keys, scores = keys[alive], scores[alive]
-    shift = colour * _RUN_BITS
-    mine = (keys >> shift) & _RUN_MASK
-    used = (keys >> _USED_SHIFT) & 15
-    kept = (keys >> _KEPT_SHIFT) & 511
-    combos = mine * 16 + used
-    if options.wrapped:
-        combos = combos + (kept << 14)
-    unique, inverse = np.unique(combos, return_inverse=True)
-    flat: list[tuple[_Choice, int]] = []
-    after, jokers_used, gained, to_groups, keeps, counts = [], [], [], [], [], []
-    for combo in unique.tolist():
-        local_runs, jokers_before = (combo % (16 * (_RUN_MASK + 1))) // 16, combo % 16
-        kept_here = _ints_of(kept_names.global_ids[combo >> 14])[colour] if options.wrapped else 0
-        found = options.get(runs.global_ids[local_runs], total_jokers - jokers_before, kept_here)
-        counts.append(len(found))
-        for choice, keep, gain, jokers in found:
-            flat.append((choice, keep))
-            after.append(runs.of(choice.after_id))
-            jokers_used.append(jokers)
-            gained.append(gain)
-            to_groups.append(choice.to_groups)
-            keeps.append(keep)
-    if len(runs.global_ids) > _RUN_MASK:
-        raise OverflowError("too many kinds of open runs for the packed states")
-    if (
-        all(count == 1 for count in counts)
-        and all(
-            after[index] == local % (16 * (_RUN_MASK + 1)) // 16 and not jokers_used[index]
-            for index, local in enumerate(unique.tolist())
+def _from_loop(key: int) -> int:
+    """A state of the loop search, between two numbers, packed for arrays."""
+    packed = 0
+    for colour in range(4):
+        runs = key >> colour * _LOOP_RUN_BITS & _LOOP_RUN_MASK
+        if runs > _RUN_MASK:
+            raise OverflowError("too many kinds of open runs for the packed states")
+        packed |= runs << colour * _RUN_BITS
+        packed |= (key >> _LOOP_KEPT_SHIFT + 2 * colour & 3) << _KEPT_SHIFT + 2 * colour
+    return packed | (key >> _LOOP_USED_SHIFT & 15) << _USED_SHIFT
+
+
+def _colour_step(keys: Ints, scores: Ints, options: _StepOptions, hope: int) -> tuple[Ints, Ints, Back]:
+    alive = np.flatnonzero(scores + hope > 0)
+    if len(alive) < len(keys):
+        keys, scores = keys[alive], scores[alive]
+        pruned = True
+    else:
+        pruned = False
+    parts = keys & _mask(options)
+    unique, inverse = np.unique(parts, return_inverse=True)
+    tables = [_moves(options, part) for part in unique.tolist()]
+    if not pruned and all(table.identity for table in tables):
+        # Every state's only choice leaves it as it is (a colour with no tile
+        # and no open run here): the step is the previous one.
+        return keys, scores, (None, keys, options)
+    if all(table.groups_only for table in tables):
+        # One choice each, changing only the groups of this number, the same
+        # way for states alike: no two states meet.
+        delta = np.array([table.delta[0] for table in tables], dtype=np.int64)
+        gain = np.array([table.gain[0] for table in tables], dtype=np.int64)
+        picks = [table.picks[0] for table in tables]
+        ok = _fitting(options, keys + delta[inverse])
+        return (
+            keys[ok] + delta[inverse[ok]],
+            scores[ok] + gain[inverse[ok]],
+            (alive[ok], inverse[ok].astype(np.int64), picks),
         )
-        and not (options.wrap and options.number == 1)
-    ):
-        # Every state has one choice, which keeps its runs: only the groups
-        # change, the same way for states alike, so no two states meet.
-        pick = inverse.astype(np.int64)
-        groups = (keys >> _GROUP_SHIFT) & 1023
-        moved = group_next[groups, np.array(to_groups, dtype=np.int64)[pick]]
-        new_keys = keys + ((moved - groups) << _GROUP_SHIFT)
-        new_scores = scores + np.array(gained, dtype=np.int64)[pick]
-        return new_keys, new_scores, (alive, pick, flat)
-    per_state = np.array(counts, dtype=np.int64)[inverse]
-    offsets = (np.cumsum(counts) - np.array(counts, dtype=np.int64))[inverse]
+    counts = np.array([len(table.picks) for table in tables], dtype=np.int64)
+    per_state = counts[inverse]
     total = int(per_state.sum())
     if total == 0:
         empty: Ints = np.zeros(0, dtype=np.int64)
-        return empty, empty, (empty, empty, flat)
+        return empty, empty, (empty, empty, [])
+    all_delta = np.array([delta for table in tables for delta in table.delta], dtype=np.int64)
+    all_gain = np.array([gain for table in tables for gain in table.gain], dtype=np.int64)
+    flat = [pick for table in tables for pick in table.picks]
+    offsets = np.cumsum(counts) - counts
     state = np.repeat(np.arange(len(keys), dtype=np.int64), per_state)
     starts = np.repeat(np.cumsum(per_state) - per_state, per_state)
-    pick = np.repeat(offsets, per_state) + (np.arange(total, dtype=np.int64) - starts)
-    after_array = np.array(after, dtype=np.int64)
-    new_keys = keys[state] - (mine[state] << shift) + (after_array[pick] << shift)
-    new_keys += np.array(jokers_used, dtype=np.int64)[pick] << _USED_SHIFT
-    groups = (new_keys >> _GROUP_SHIFT) & 1023
-    moved = group_next[groups, np.array(to_groups, dtype=np.int64)[pick]]
-    new_keys += (moved - groups) << _GROUP_SHIFT
-    if options.wrap and options.number == 1:
-        old_kept = (new_keys >> _KEPT_SHIFT) & 511
-        keep_array = np.array(keeps, dtype=np.int64)[pick]
-        pairs = np.unique(old_kept * 64 + keep_array)
-        table = {}
-        for pair in pairs.tolist():
-            values = list(_ints_of(kept_names.global_ids[pair // 64]))
-            values[colour] = pair % 64
-            table[pair] = kept_names.of(_id(tuple(values)))
-        mapped = np.array([table[pair] for pair in (old_kept * 64 + keep_array).tolist()], dtype=np.int64)
-        new_keys += (mapped - old_kept) << _KEPT_SHIFT
-    new_scores = scores[state] + np.array(gained, dtype=np.int64)[pick]
+    pick = np.repeat(offsets[inverse], per_state) + (np.arange(total, dtype=np.int64) - starts)
+    new_keys = keys[state] + all_delta[pick]
+    ok = _fitting(options, new_keys)
+    new_keys, state, pick = new_keys[ok], state[ok], pick[ok]
+    new_scores = scores[state] + all_gain[pick]
     chosen = _best_per_key(new_keys, new_scores)
     return new_keys[chosen], new_scores[chosen], (alive[state[chosen]], pick[chosen], flat)
 
 
+def _fitting(options: _StepOptions, keys: Ints) -> npt.NDArray[np.bool_]:
+    """Which states' tiles sent to this number's groups can still make
+    groups with the later colours' tiles and the jokers left."""
+    combo = ((keys >> _HIST_SHIFT) & _HIST_MASK) << 4 | (options.total_jokers - ((keys >> _USED_SHIFT) & 15))
+    table = np.zeros((_HIST_MASK + 1) << 4, dtype=bool)
+    for present in np.flatnonzero(np.bincount(combo, minlength=len(table))).tolist():
+        table[present] = options.fits(present >> 4, present & 15)
+    result: npt.NDArray[np.bool_] = table[combo]
+    return result
+
+
 def _group_step(
-    keys: Ints, scores: Ints, total_jokers: int, feasible: npt.NDArray[np.bool_], no_groups: int
-) -> tuple[Ints, Ints, tuple[Ints, Ints, None]]:
-    groups = (keys >> _GROUP_SHIFT) & 1023
+    keys: Ints, scores: Ints, total_jokers: int, feasible: npt.NDArray[np.bool_]
+) -> tuple[Ints, Ints, Back]:
+    hist = (keys >> _HIST_SHIFT) & _HIST_MASK
     used = (keys >> _USED_SHIFT) & 15
-    cleared = keys - (groups << _GROUP_SHIFT) + (no_groups << _GROUP_SHIFT)
+    cleared = keys & ~(_HIST_MASK << _HIST_SHIFT)
     parts_keys, parts_scores, parts_parent, parts_jokers = [], [], [], []
     for jokers in range(total_jokers + 1):
-        ok = np.nonzero(feasible[groups, jokers] & (used + jokers <= total_jokers))[0]
+        ok = np.flatnonzero(feasible[hist, jokers] & (used + jokers <= total_jokers))
+        if not len(ok):
+            continue
         parts_keys.append(cleared[ok] + (jokers << _USED_SHIFT))
         parts_scores.append(scores[ok])
         parts_parent.append(ok)
         parts_jokers.append(np.full(len(ok), jokers, dtype=np.int64))
+    if not parts_keys:
+        empty: Ints = np.zeros(0, dtype=np.int64)
+        return empty, empty, (empty, empty, None)
+    if len(parts_keys) == 1:
+        return parts_keys[0], parts_scores[0], (parts_parent[0], parts_jokers[0], None)
     new_keys = np.concatenate(parts_keys)
     new_scores = np.concatenate(parts_scores)
     chosen = _best_per_key(new_keys, new_scores)
@@ -249,8 +295,17 @@ def _best_per_key(keys: Ints, scores: Ints) -> Ints:
     """For each distinct key, the position of its highest score."""
     if not len(keys):
         return np.zeros(0, dtype=np.int64)
-    order = np.lexsort((-scores, keys))
+    order = np.argsort(keys)
     ordered = keys[order]
+    ordered_scores = scores[order]
     first = np.ones(len(order), dtype=bool)
     first[1:] = ordered[1:] != ordered[:-1]
-    return order[first]
+    starts = np.flatnonzero(first)
+    best = np.maximum.reduceat(ordered_scores, starts)
+    group = np.cumsum(first) - 1
+    top = np.flatnonzero(ordered_scores == best[group])
+    # The first of each group's highest scores.
+    keep = np.ones(len(top), dtype=bool)
+    keep[1:] = group[top[1:]] != group[top[:-1]]
+    result: Ints = order[top[keep]]
+    return result

@@ -36,8 +36,22 @@ class Candidate:
     value: int  # the set's value, a joker counting as the tile it stands for
 
 
+# Hashing a tile goes through its colour's Python-level hash: the colours
+# are told apart by identity instead.
+_COLOUR_AT = {id(colour): index * MAX_NUMBER - 1 for index, colour in enumerate(COLOURS)}
+
+
+def face_of(tile: Tile) -> int:
+    """The tile's face index, as ``INDEX[tile]`` but faster."""
+    colour = tile.colour
+    return JOKER_INDEX if colour is None else _COLOUR_AT[id(colour)] + tile.number
+
+
 def counts_of(tiles: Counter[Tile]) -> list[int]:
-    return [tiles[face] for face in FACES]
+    counts = [0] * FACE_COUNT
+    for tile, count in tiles.items():
+        counts[face_of(tile)] += count
+    return counts
 
 
 def make_candidates(available: Sequence[int], *, wrap: bool) -> list[Candidate]:

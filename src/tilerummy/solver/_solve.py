@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -23,8 +23,8 @@ from ..legality import joker_readings, judge_play
 from ..melds import WRAPPED_ONE, Meld, MeldKind, Table
 from ..rules import JokerReplacement, Rules
 from ..tiles import COLOURS, JOKER, MAX_NUMBER, Piece, Tile, format_tiles, parse_tiles
-from ._layers import best_arrangement
-from ._search import FACE_COUNT, FACES, INDEX, JOKER_INDEX, counts_of, search
+from ._layers import _placeable, any_layout, best_arrangement
+from ._search import FACE_COUNT, FACES, INDEX, JOKER_INDEX, counts_of, face_of, search
 
 Objective = Literal["tiles", "value"]
 
@@ -113,31 +113,84 @@ def candidates(
         return [] if best is None else [best]
     weights = _weights(rules, objective)
     rack_counts = counts_of(Counter(rack_tiles))
-    queue: list[tuple[int, int, list[int], list[int], Table]] = []
+    # Each entry: minus the box's bound (its best score when found, else at
+    # most its parent's), the order pushed, the box, and its best play once found.
+    queue: list[tuple[int, int, list[int], list[int], Table | None]] = []
     order = itertools.count()
-
-    def consider(low: list[int], high: list[int]) -> None:
-        found = best_in_box(before, low, high, weights, rules, melded=initial_meld_done)
-        if found is not None:
-            heapq.heappush(queue, (-found[0], next(order), low, high, found[1]))
-
-    consider([0] * FACE_COUNT, list(rack_counts))
+    heapq.heappush(
+        queue,
+        (
+            -sum(w * c for w, c in zip(weights, rack_counts, strict=True)),
+            next(order),
+            [0] * FACE_COUNT,
+            list(rack_counts),
+            None,
+        ),
+    )
     plays: list[Solution] = []
     while queue and len(plays) < k:
-        _, _, low, high, after = heapq.heappop(queue)
+        bound, _, low, high, after = heapq.heappop(queue)
+        if after is None:
+            # Worth searching only for a play better than the plays already
+            # found in other boxes that are enough to fill the list.
+            found = best_in_box(
+                before,
+                low,
+                high,
+                weights,
+                rules,
+                melded=initial_meld_done,
+                floor=_enough(queue, k - len(plays)),
+                whole_rack_budget=_PART_BUDGET if plays else None,
+            )
+            if found is not None:
+                heapq.heappush(queue, (-found[0], next(order), low, high, found[1]))
+            continue
         play = _finish(before, after, rack_tiles, rules, melded=initial_meld_done)
         plays.append(play)
         used = counts_of(Counter(play.placed))
         low, high = list(low), list(high)
+        floor = _enough(queue, k - len(plays))
         for face in range(FACE_COUNT):
             if low[face] == high[face]:
                 continue
+            # The parts without this play, each searched when it comes first.
             if used[face] > low[face]:
-                consider(low.copy(), [*high[:face], used[face] - 1, *high[face + 1 :]])
+                _push_box(
+                    queue, order, bound, low.copy(), [*high[:face], used[face] - 1, *high[face + 1 :]], weights, floor
+                )
             if used[face] < high[face]:
-                consider([*low[:face], used[face] + 1, *low[face + 1 :]], high.copy())
+                _push_box(
+                    queue, order, bound, [*low[:face], used[face] + 1, *low[face + 1 :]], high.copy(), weights, floor
+                )
             low[face] = high[face] = used[face]
     return plays
+
+
+def _enough(queue: list[tuple[int, int, list[int], list[int], Table | None]], wanted: int) -> int:
+    """The score the ``wanted``-th best play found in the queue's boxes
+    reaches (0 if fewer are found): a box needs a better play to matter."""
+    if wanted <= 0:
+        return 0
+    found = sorted((-entry[0] for entry in queue if entry[4] is not None), reverse=True)
+    return found[wanted - 1] if len(found) >= wanted else 0
+
+
+def _push_box(
+    queue: list[tuple[int, int, list[int], list[int], Table | None]],
+    order: Iterator[int],
+    bound: int,
+    low: list[int],
+    high: list[int],
+    weights: Sequence[int],
+    floor: int,
+) -> None:
+    """Queue a box to search, bounded by its parent's best and by placing
+    every tile it allows; dropped if that cannot beat ``floor``."""
+    everything = sum(w * c for w, c in zip(weights, high, strict=True))
+    bound = max(bound, -everything)
+    if -bound > floor:
+        heapq.heappush(queue, (bound, next(order), low, high, None))
 
 
 def best_in_box(
@@ -148,9 +201,14 @@ def best_in_box(
     rules: Rules,
     *,
     melded: bool,
+    floor: int = 0,
+    whole_rack_budget: int | None = None,
 ) -> tuple[int, Table] | None:
     """The best play using between ``low`` and ``high`` copies of each rack
-    face (jokers included), with its score; None if no such play places a tile."""
+    face (jokers included), with its score; None if no such play places a
+    tile or scores more than ``floor``. ``whole_rack_budget``: how long to
+    look for a play using ``high`` in full before searching properly (at
+    most the module's budget)."""
     constant = sum(weights[face] * low[face] for face in range(FACE_COUNT))
     if not melded:
         if rules.initial_meld_lay_off and before.melds:
@@ -160,19 +218,23 @@ def best_in_box(
             if after is None:
                 return None
             placed = after.tiles() - before.tiles()
-            return sum(weights[INDEX[tile]] * count for tile, count in placed.items()), after
+            score = sum(weights[INDEX[tile]] * count for tile, count in placed.items())
+            return (score, after) if score > floor else None
         optional = [high[face] - low[face] for face in range(FACE_COUNT)]
         threshold = max(rules.meld_threshold, 1)
-        found = search(list(low), optional, weights, wrap=rules.wrap, min_meld_value=threshold)
-        if found is None or not found.melds:
+        found = search(
+            list(low), optional, weights, wrap=rules.wrap, min_meld_value=threshold, floor=max(-1, floor - constant)
+        )
+        if found is None or not found.melds or found.score + constant <= floor:
             return None
         return found.score + constant, Table(before.melds + found.melds)
-    best_score = 0
-    best: Table | None = None
+    best_score = floor
+    best: tuple[tuple[Meld, ...], _JokerPlan] | None = None
     everything = sum(weights[face] * count for face, count in enumerate(high))
+    if everything <= floor:
+        return None
+    setups = []
     for plan in _joker_plans(before, high, rules):
-        if best_score >= everything:
-            break  # the whole rack is placed: nothing can do better
         from_rack = [max(low[face], plan.forced[face]) for face in range(FACE_COUNT)]
         from_rack[JOKER_INDEX] = low[JOKER_INDEX]
         if any(from_rack[face] > high[face] for face in range(FACE_COUNT)):
@@ -181,7 +243,29 @@ def best_in_box(
         must[JOKER_INDEX] = 0
         optional = [high[face] - from_rack[face] for face in range(FACE_COUNT)]
         optional[JOKER_INDEX] = 0
+        setups.append((plan, from_rack, must, optional))
+    # Often the whole rack can be placed: a quick depth-first search finds
+    # such a play, which nothing beats, without the full search.
+    budget = [_WHOLE_RACK_BUDGET if whole_rack_budget is None else min(whole_rack_budget, _WHOLE_RACK_BUDGET)]
+    for plan, _, must, optional in setups:
+        jokers = plan.freed + high[JOKER_INDEX]
+        if _placeable(must, optional, jokers, rules.wrap) != optional:
+            continue  # a rack tile fits in no set at all
+        whole = [must[face] + optional[face] for face in range(FACE_COUNT)]
+        melds = any_layout(whole, jokers, wrap=rules.wrap, budget=budget)
+        if melds is not None:
+            return everything, _arrange(before, melds, plan, rules)
+    for plan, from_rack, must, optional in setups:
+        if best_score >= everything:
+            break  # the whole rack is placed: nothing can do better
         fixed = sum(weights[face] * from_rack[face] for face in range(FACE_COUNT))
+        # At most every rack tile that fits in some set: a plan that cannot
+        # beat the best so far even so is not searched.
+        if best_score:
+            reachable = _placeable(must, optional, plan.freed + high[JOKER_INDEX], rules.wrap)
+            hope = sum(weight * count for weight, count in zip(weights, reachable, strict=True))
+            if fixed + hope + (high[JOKER_INDEX] - low[JOKER_INDEX]) * weights[JOKER_INDEX] <= best_score:
+                continue
         arrangement = best_arrangement(
             must,
             optional,
@@ -197,8 +281,8 @@ def best_in_box(
         score = arrangement.score + fixed
         if score > best_score:
             best_score = score
-            best = _arrange(before, arrangement.melds, plan, rules)
-    return None if best is None else (best_score, best)
+            best = arrangement.melds, plan
+    return None if best is None else (best_score, _arrange(before, best[0], best[1], rules))
 
 
 def _initial_meld(before: Table, rack: list[int], weights: list[int], rules: Rules) -> Table | None:
@@ -400,13 +484,23 @@ def _kept_by_set(before: Table, reading: Sequence[Tile], roles: Sequence[bool]) 
 
 #: How many extra layouts to try when keeping more of the old sets.
 _KEEP_ATTEMPTS = 1
+#: How many states each of those searches may visit.
+_LAYOUT_BUDGET = 1000
+#: How many states the searches for a play placing the whole rack may visit;
+#: for the parts candidates() splits off, whose whole is less often playable.
+_WHOLE_RACK_BUDGET = 3000
+_PART_BUDGET = 300
 
 
 def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rules) -> Table:
     """The table after the play, keeping as many of the old sets as it
     easily can, and showing kept jokers as jokers again."""
     kept_jokers = Counter(plan.kept)
-    new_sets = list(melds)
+    # The new sets by their faces, in order, to find those made again.
+    by_faces: dict[tuple[int, ...], list[int]] = {}
+    for index, new in enumerate(melds):
+        by_faces.setdefault(tuple(sorted(face_of(tile) for tile in new.tiles)), []).append(index)
+    taken: set[int] = set()
     kept_sets: list[Meld] = []
     candidates: list[tuple[Meld, Counter[int]]] = []
     for meld, kept_here in zip(before.melds, plan.kept_by_set, strict=True):
@@ -414,14 +508,15 @@ def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rule
             continue
         faces = Counter(INDEX[tile] for tile in meld.tiles if not tile.is_joker) + kept_here
         # An old set the solution made again, tile for tile, stays as it was.
-        same = next((i for i, new in enumerate(new_sets) if Counter(INDEX[t] for t in new.tiles) == faces), None)
-        if same is not None:
-            new_sets.pop(same)
+        same = by_faces.get(tuple(sorted(faces.elements())))
+        if same:
+            taken.add(same.pop(0))
             kept_sets.append(meld)
             kept_jokers -= kept_here
         else:
             candidates.append((meld, faces))
-    remaining = Counter(INDEX[tile] for meld in new_sets for tile in meld.tiles)
+    new_sets = [new for index, new in enumerate(melds) if index not in taken]
+    remaining = Counter(face_of(tile) for meld in new_sets for tile in meld.tiles)
     candidates = [(meld, faces) for meld, faces in candidates if not faces - remaining]
     attempts = [candidates] + [[candidate] for candidate in candidates[:_KEEP_ATTEMPTS]] if candidates else []
     for attempt in attempts:
@@ -449,9 +544,8 @@ def _lay_out(faces: Counter[int], rules: Rules) -> tuple[Meld, ...] | None:
     must = [faces[face] for face in range(FACE_COUNT)]
     jokers = must[JOKER_INDEX]
     must[JOKER_INDEX] = 0
-    zeros = [0] * FACE_COUNT
-    found = best_arrangement(must, zeros, zeros, must_jokers=jokers, optional_jokers=0, joker_weight=0, wrap=rules.wrap)
-    return found.melds if found is not None else None
+    # Any layout will do, and keeping old sets is a nicety: a bounded search.
+    return any_layout(must, jokers, wrap=rules.wrap, budget=[_LAYOUT_BUDGET])
 
 
 def _show_kept_jokers(melds: list[Meld], kept: Counter[int]) -> list[Meld]:
@@ -495,52 +589,79 @@ def _finish(before: Table, after: Table, rack: Sequence[Tile], rules: Rules, *, 
 def describe(before: Table, after: Table, placed: Counter[Tile]) -> list[str]:
     """The move in short steps a person can follow, such as "add R4 to R5 R6 R7"
     or "make R4 R5 R6 with R4 from your rack, R5 R6 from R5 R6 R7 R8"."""
-    old = Counter(before.melds)
-    new = Counter(after.melds)
+
+    # Sets and tiles are compared as small ints: hashing tiles is slow.
+    def key(meld: Meld) -> tuple[MeldKind, int, tuple[int, ...]]:
+        return meld.kind, meld.number, tuple(face_of(tile) for tile in meld.tiles)
+
+    # Writing a group out can take a while: each set is written once.
+    melds = {key(meld): meld for meld in (*before.melds, *after.melds)}
+    names: dict[tuple[MeldKind, int, tuple[int, ...]], str] = {}
+
+    def name(meld: tuple[MeldKind, int, tuple[int, ...]]) -> str:
+        found = names.get(meld)
+        if found is None:
+            tiles = melds[meld].tiles
+            # Only a joker's token can differ from its tile's notation.
+            plain = not any(tile.is_joker for tile in tiles)
+            found = names[meld] = " ".join(str(tile) for tile in tiles) if plain else str(melds[meld])
+        return found
+
+    old = Counter(key(meld) for meld in before.melds)
+    new = Counter(key(meld) for meld in after.melds)
     kept = old & new
     broken = list((old - kept).elements())
     created = list((new - kept).elements())
-    from_rack = Counter(placed)
-    old_tiles = [Counter(meld.tiles) for meld in broken]
+    from_rack = Counter(face_of(tile) for tile in placed.elements())
+    old_tiles = [Counter(faces) for _, _, faces in broken]
     left_in = [Counter(tiles) for tiles in old_tiles]
     steps: list[str] = []
+
+    def shown(faces: Counter[int]) -> str:
+        return format_tiles(sorted(FACES[face] for face in faces.elements()))
+
     # Whole sets extended with rack tiles first, then sets made of rack tiles only.
-    remaining: list[Meld] = []
+    remaining: list[tuple[MeldKind, int, tuple[int, ...]]] = []
+    intact = [True] * len(broken)
     for meld in created:
-        tiles = Counter(meld.tiles)
+        tiles = Counter(meld[2])
         for index, old_meld in enumerate(broken):
             whole = old_tiles[index]
-            if left_in[index] != whole or whole - tiles:
+            if not intact[index] or any(tiles[tile] < count for tile, count in whole.items()):
                 continue
             added = tiles - whole
-            if not added - from_rack:
-                steps.append(f"add {format_tiles(sorted(added.elements()))} to {old_meld}")
+            if all(from_rack[tile] >= count for tile, count in added.items()):
+                steps.append(f"add {shown(added)} to {name(old_meld)}")
                 from_rack -= added
                 left_in[index] = Counter()
+                intact[index] = False
                 break
         else:
             remaining.append(meld)
     created, remaining = remaining, []
     for meld in created:
-        tiles = Counter(meld.tiles)
+        tiles = Counter(meld[2])
         if not tiles - from_rack:
-            steps.append(f"lay {meld} as a new {meld.kind.value}")
+            steps.append(f"lay {name(meld)} as a new {meld[0].value}")
             from_rack -= tiles
         else:
             remaining.append(meld)
     for meld in remaining:
-        needed = Counter(meld.tiles)
+        needed = Counter(meld[2])
         parts: list[str] = []
         for index, old_meld in enumerate(broken):
-            taken = needed & left_in[index]
+            left = left_in[index]
+            if not left or not any(tile in left for tile in needed):
+                continue
+            taken = needed & left
             if taken:
                 is_whole = taken == old_tiles[index]
-                parts.append(str(old_meld) if is_whole else f"{format_tiles(sorted(taken.elements()))} from {old_meld}")
+                parts.append(name(old_meld) if is_whole else f"{shown(taken)} from {name(old_meld)}")
                 needed -= taken
                 left_in[index] -= taken
         mine = needed & from_rack
         if mine:
-            parts.append(f"{format_tiles(sorted(mine.elements()))} from your rack")
+            parts.append(f"{shown(mine)} from your rack")
             from_rack -= mine
-        steps.append(f"make the {meld.kind.value} {meld} with " + ", ".join(parts))
+        steps.append(f"make the {meld[0].value} {name(meld)} with " + ", ".join(parts))
     return steps
