@@ -10,7 +10,7 @@ import pytest
 from tilerummy import Draw, Game, Play, Table, TilerummyError
 from tilerummy.bots import LEVELS, make_bot
 from tilerummy.bots.expert import ExpertBot
-from tilerummy.bots.hard import HardBot, hold_back
+from tilerummy.bots.hard import HardBot, Reserve, hold_back
 from tilerummy.rules import PRESETS, JokerReplacement, PoolExhausted, Rules
 from tilerummy.solver import solve
 from tilerummy.tiles import parse_tiles
@@ -145,8 +145,20 @@ def test_hard_keeps_its_joker_while_nobody_is_close_to_going_out() -> None:
     game = scenario(["R10 R11 R12 B1 Y1 K1 J K7 K8 B5 Y9 R3", "Y2 Y3 Y4 Y5 Y6 Y7 Y8 B9 B10 B11"])
     view = game.view(0)
     greedy_play = make_bot("greedy").choose(view)
-    hard_play = HardBot().choose(view)
+    hard_play = HardBot(reserve=Reserve(jokers=True, most=0)).choose(view)
     assert isinstance(greedy_play, Play) and isinstance(hard_play, Play)
     assert not isinstance(hard_play.table, str) and not isinstance(greedy_play.table, str)
     assert "J" in str(greedy_play.table)  # K7 K8 J, or the joker elsewhere
     assert "J" not in str(hard_play.table)  # R10 R11 R12 and the 1s open without it
+
+
+def test_hard_saves_a_tile_for_a_later_turn() -> None:
+    game = scenario(["R5 R6 R7 B10 B11 B12 R8 B9 K1 Y12", "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8"])
+    game.play(0, "R5 R6 R7 | B10 B11 B12")
+    game.draw(1)
+    action = HardBot().choose(game.view(0))
+    assert isinstance(action, Play)
+    game.apply(action)
+    assert len(game.rack(0)) == 3  # R8 or B9 played, the other kept back
+    kept = [tile for tile in game.rack_tiles(0) if str(tile) in ("R8", "B9")]
+    assert len(kept) == 1 and solve(kept, game.table) is not None

@@ -1,16 +1,16 @@
 """A strong player: the exact solver, plus when to hold tiles back.
 
-A joker on the table is a gift to the next player who holds the tile it
-stands for; on the rack it fits almost anywhere, later. So while nobody is
-close to going out, the bot plays the most tiles it can without its jokers,
-even when a joker would have placed a few more, and uses a joker only when
-nothing can be played without one. It lays everything down as soon as an
-opponent is close to going out (a joker left on the rack costs its penalty)
-or the pool is nearly empty, and it always goes out when it can.
+A turn without a play costs a draw. So when the bot can place several
+tiles, it keeps up to two back (the fourth tile of a group, the end of a
+run, a joker first) as long as each stays playable on the table it leaves
+and no other tile is lost: those are later turns it will not have to draw
+on. It lays everything down as soon as an opponent holds 6 tiles or fewer
+(tiles caught on the rack cost their value) or the pool is nearly empty, and
+it always goes out when it can.
 
-Keeping other tiles back too (the fourth of a group, the end of a run, to
-save a later draw; ``Reserve(most=2)``) won no more games against the greedy
-bot in arena runs, so it is off by default.
+Keeping jokers off the table while a play without them exists
+(``Reserve(jokers=True)``) is available too; in arena runs against the
+greedy bot it won fewer games, so it is off.
 """
 
 from __future__ import annotations
@@ -29,17 +29,17 @@ from ._common import opponents_fewest_tiles, own_rack, play_or_draw, without
 class Reserve:
     """What the bot keeps back, while nobody is close to going out."""
 
-    jokers: bool = True  # keep jokers on the rack while a play without them exists
-    most: int = 0  # other tiles kept back at once, each still playable later
-    danger: int = 4  # an opponent with this many tiles or fewer may go out soon: keep nothing
-    low_pool: int = 2  # with this few tiles left to draw, holding back saves nothing
+    jokers: bool = False  # keep jokers on the rack while a play without them exists
+    most: int = 2  # tiles kept back at once, each still playable later
+    danger: int = 6  # an opponent with this many tiles or fewer may go out soon: keep nothing
+    low_pool: int = 5  # with this few tiles left to draw, holding back saves nothing
 
     def safe(self, view: PlayerView) -> bool:
         return view.pool_size > self.low_pool and opponents_fewest_tiles(view) > self.danger
 
 
 class HardBot:
-    """Greedy play, less the jokers (or tiles) it can safely keep for later turns."""
+    """Greedy play, less the tiles it can safely keep for later turns."""
 
     name = "hard"
 
