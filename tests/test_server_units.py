@@ -13,6 +13,7 @@ from pydantic import TypeAdapter
 from tilerummy import Draw, Game, GameRecord, Play, Rules, Timeout
 from tilerummy.bots import LEVELS
 from tilerummy.cli import main
+from tilerummy.records import action_to_dict
 from tilerummy.server.clock import due_timeouts
 from tilerummy.server.limits import TokenBucket
 from tilerummy.server.protocol import (
@@ -27,7 +28,7 @@ from tilerummy.server.protocol import (
     json_schema,
     parse_client_message,
 )
-from tilerummy.server.rooms import Room, RoomError, action_to_dict, hash_token, new_room_code
+from tilerummy.server.rooms import Room, RoomError, hash_token, new_room_code
 from tilerummy.server.store import Change, FinishedGame, NewAction, NewGame, SqliteStore, Store, open_store
 
 # --- Protocol -------------------------------------------------------------------------

@@ -53,7 +53,7 @@ class GameRecord:
             }
         if self.started_at is not None:
             data["started_at"] = self.started_at
-        data["actions"] = [_action_to_dict(action) for action in self.actions]
+        data["actions"] = [action_to_dict(action) for action in self.actions]
         if result is not None:
             data["result"] = dict(result)
         return data
@@ -215,7 +215,8 @@ def _read_action(index: int, raw: Any, rules: Rules) -> Action:
     return action
 
 
-def _action_to_dict(action: Action) -> dict[str, Any]:
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """An action in the record format (``docs/record-format.md``)."""
     data: dict[str, Any] = {"seat": action.seat, "type": action.kind}
     if isinstance(action, Play):
         data["table"] = str(action.table)

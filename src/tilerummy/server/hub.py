@@ -25,7 +25,7 @@ from .. import __version__
 from ..errors import IllegalAction, Reason
 from ..game import Action, Draw, Game, Pass, Play, Timeout
 from ..melds import Token
-from ..records import GameRecord
+from ..records import GameRecord, action_to_dict
 from ..tiles import Tile
 from .botpool import BotPool
 from .clock import Clock, wall_clock
@@ -65,7 +65,7 @@ from .protocol import (
     StartGame,
     Welcome,
 )
-from .rooms import Room, RoomError, Seat, action_to_dict, new_room_code, new_token
+from .rooms import Room, RoomError, Seat, new_room_code, new_token
 from .store import Change, FinishedGame, NewAction, NewGame, Store, StoreError
 
 log = logging.getLogger("tilerummy.server")
@@ -327,17 +327,7 @@ class Hub:
             raise
         async with room.lock:
             self._enter(member, room, seat, host=True)
-            member.send(
-                Joined(
-                    code=room.code,
-                    invite=f"{member.base_url}/r/{room.code}",
-                    role="player" if seat is not None else "spectator",
-                    seat=seat.index if seat is not None else None,
-                    token=token,
-                    host=True,
-                    reply_to=message.id,
-                )
-            )
+            member.send(_joined(member, room, seat, token=token, host=True, reply_to=message.id))
             self._send_snapshot(member, room, None)
             await self._maybe_auto_start(room)
 
@@ -371,17 +361,7 @@ class Hub:
                     room.free(seat)
                     raise
             self._enter(member, room, seat, host=host)
-            member.send(
-                Joined(
-                    code=room.code,
-                    invite=f"{member.base_url}/r/{room.code}",
-                    role="player" if seat is not None else "spectator",
-                    seat=seat.index if seat is not None else None,
-                    token=given_token,
-                    host=host,
-                    reply_to=reply_to,
-                )
-            )
+            member.send(_joined(member, room, seat, token=given_token, host=host, reply_to=reply_to))
             # The others hear of the newcomer first, so the snapshot holds the newest number.
             self._broadcast_room(room, but=member)
             self._send_snapshot(member, room, None)
@@ -846,3 +826,18 @@ def _rebuilt_without_last(game: Game) -> Game:
     for action in record.actions[:-1]:
         rebuilt.apply(action)
     return rebuilt
+
+
+def _joined(
+    member: Member, room: Room, seat: Seat | None, *, token: str | None, host: bool, reply_to: RequestId | None
+) -> Joined:
+    """The answer to creating or joining a room: where the member sits, and the seat's token when it is new."""
+    return Joined(
+        code=room.code,
+        invite=f"{member.base_url}/r/{room.code}",
+        role="player" if seat is not None else "spectator",
+        seat=seat.index if seat is not None else None,
+        token=token,
+        host=host,
+        reply_to=reply_to,
+    )

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from ..bots import LEVELS
 from ..deal import Deal
 from ..errors import RulesError, TilerummyError
-from ..game import Action, Game, Play
+from ..game import Game
 from ..records import FORMAT, VERSION
 from ..rules import Rules
 from .protocol import (
@@ -70,16 +70,6 @@ def check_level(level: str | None, what: str) -> str:
     if level is None or level.lower() not in LEVELS:
         raise RoomError("bad_request", f"{what}: bot level {level!r} is not one of {', '.join(LEVELS)}")
     return level.lower()
-
-
-def action_to_dict(action: Action) -> dict[str, Any]:
-    """An action in the record format (``docs/record-format.md``)."""
-    data: dict[str, Any] = {"seat": action.seat, "type": action.kind}
-    if isinstance(action, Play):
-        data["table"] = str(action.table)
-    if action.at is not None:
-        data["at"] = action.at
-    return data
 
 
 @dataclass(eq=False)
