@@ -12,31 +12,16 @@ from tilerummy.server.hub import Hub, Member
 from tilerummy.server.protocol import parse_client_message
 from tilerummy.server.store import open_store
 
-
-class Inbox:
-    def __init__(self) -> None:
-        self.messages: list[dict[str, Any]] = []
-
-    def send(self, text: str) -> None:
-        self.messages.append(json.loads(text))
-
-
-async def _say(hub: Hub, member: Member, **message: Any) -> dict[str, Any]:
-    """The first message the member gets in answer."""
-    inbox = member.outbox
-    assert isinstance(inbox, Inbox)
-    before = len(inbox.messages)
-    await hub.handle(member, parse_client_message(json.dumps(message)))
-    return inbox.messages[before]
+from .hubkit import Inbox, say
 
 
 async def _two_player_game(hub: Hub, *, hints: bool) -> tuple[Member, Member, dict[str, Any]]:
     ana, bruno = Member(outbox=Inbox()), Member(outbox=Inbox())
-    await _say(hub, ana, type="hello", protocol=1, name="Ana")
-    await _say(hub, bruno, type="hello", protocol=1, name="Bruno")
-    joined = await _say(hub, ana, type="create_room", seats=[{"kind": "person"}] * 2, options={"hints": hints})
-    await _say(hub, bruno, type="join_room", code=joined["code"])
-    await _say(hub, ana, type="start_game")
+    await say(hub, ana, type="hello", protocol=1, name="Ana")
+    await say(hub, bruno, type="hello", protocol=1, name="Bruno")
+    joined = await say(hub, ana, type="create_room", seats=[{"kind": "person"}] * 2, options={"hints": hints})
+    await say(hub, bruno, type="join_room", code=joined["code"])
+    await say(hub, ana, type="start_game")
     started: dict[str, Any] = ana.outbox.messages[-1]  # type: ignore[attr-defined]
     return ana, bruno, started["game"]
 
@@ -50,9 +35,9 @@ def test_a_hint_is_the_solvers_play_and_the_server_accepts_it(tmp_path: Path) ->
         for _game in range(30):
             ana, bruno, game = await _two_player_game(hub, hints=True)
             player, other = (ana, bruno) if game["turn"] == 0 else (bruno, ana)
-            refused = await _say(hub, other, type="hint", id=1)
+            refused = await say(hub, other, type="hint", id=1)
             assert (refused["type"], refused["reason"], refused["reply_to"]) == ("error", "not_your_turn", 1)
-            hint = await _say(hub, player, type="hint", id=2)
+            hint = await say(hub, player, type="hint", id=2)
             assert (hint["type"], hint["reply_to"]) == ("hint", 2)
             if hint["sets"] is None:
                 assert hint["placed"] == []
@@ -61,11 +46,11 @@ def test_a_hint_is_the_solvers_play_and_the_server_accepts_it(tmp_path: Path) ->
                 # A first play: every tile on the table came from the rack.
                 placed = sorted(tile for tiles in hint["sets"] for tile in tiles)
                 assert placed == sorted(hint["placed"])
-                accepted = await _say(hub, player, type="play", id=3, sets=hint["sets"])
+                accepted = await say(hub, player, type="play", id=3, sets=hint["sets"])
                 assert (accepted["type"], accepted["event"]["kind"]) == ("game", "play")
                 played += 1
-            await _say(hub, ana, type="leave_room")
-            await _say(hub, bruno, type="leave_room")
+            await say(hub, ana, type="leave_room")
+            await say(hub, bruno, type="leave_room")
             if played and drew:
                 break
         assert played and drew
@@ -81,7 +66,7 @@ def test_a_room_without_hints_refuses_them(tmp_path: Path) -> None:
         await hub.start()
         ana, bruno, game = await _two_player_game(hub, hints=False)
         player = ana if game["turn"] == 0 else bruno
-        refused = await _say(hub, player, type="hint", id=1)
+        refused = await say(hub, player, type="hint", id=1)
         assert (refused["type"], refused["reason"]) == ("error", "hints_off")
         await hub.close()
         hub.store.close()

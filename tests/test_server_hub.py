@@ -3,23 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
-from typing import Any
 
 from tilerummy.server.botpool import BotPool
 from tilerummy.server.hub import Hub, Member
 from tilerummy.server.limits import ServerLimits
-from tilerummy.server.protocol import parse_client_message
 from tilerummy.server.store import open_store
 
-
-class Inbox:
-    def __init__(self) -> None:
-        self.messages: list[dict[str, Any]] = []
-
-    def send(self, text: str) -> None:
-        self.messages.append(json.loads(text))
+from .hubkit import Inbox, say
 
 
 class ManualClock:
@@ -28,15 +19,6 @@ class ManualClock:
 
     def __call__(self) -> float:
         return self.now
-
-
-async def _say(hub: Hub, member: Member, **message: Any) -> dict[str, Any]:
-    """The first message the member gets in answer."""
-    inbox = member.outbox
-    assert isinstance(inbox, Inbox)
-    before = len(inbox.messages)
-    await hub.handle(member, parse_client_message(json.dumps(message)))
-    return inbox.messages[before]
 
 
 def _member() -> Member:
@@ -48,10 +30,10 @@ def test_the_room_limit_is_kept(tmp_path: Path) -> None:
         hub = Hub(open_store(str(tmp_path / "db.sqlite3")), BotPool(0), limits=ServerLimits(max_rooms=1))
         await hub.start()
         ana, bruno = _member(), _member()
-        await _say(hub, ana, type="hello", protocol=1, name="Ana")
-        await _say(hub, bruno, type="hello", protocol=1, name="Bruno")
-        await _say(hub, ana, type="create_room", seats=[{"kind": "person"}] * 2)
-        refused = await _say(hub, bruno, type="create_room", id=3, seats=[{"kind": "person"}] * 2)
+        await say(hub, ana, type="hello", protocol=1, name="Ana")
+        await say(hub, bruno, type="hello", protocol=1, name="Bruno")
+        await say(hub, ana, type="create_room", seats=[{"kind": "person"}] * 2)
+        refused = await say(hub, bruno, type="create_room", id=3, seats=[{"kind": "person"}] * 2)
         assert (refused["type"], refused["reason"], refused["reply_to"]) == ("error", "too_many_rooms", 3)
         await hub.close()
         hub.store.close()
@@ -67,13 +49,13 @@ def test_after_a_restart_the_turns_that_ran_out_end_at_their_deadlines(tmp_path:
         hub = Hub(open_store(database), BotPool(0), clock=clock)
         await hub.start()
         ana, bruno = _member(), _member()
-        await _say(hub, ana, type="hello", protocol=1, name="Ana")
-        await _say(hub, bruno, type="hello", protocol=1, name="Bruno")
-        joined = await _say(
+        await say(hub, ana, type="hello", protocol=1, name="Ana")
+        await say(hub, bruno, type="hello", protocol=1, name="Bruno")
+        joined = await say(
             hub, ana, type="create_room", seats=[{"kind": "person"}] * 2, rules={"options": {"turn_seconds": 10}}
         )
-        await _say(hub, bruno, type="join_room", code=joined["code"])
-        await _say(hub, ana, type="start_game")
+        await say(hub, bruno, type="join_room", code=joined["code"])
+        await say(hub, ana, type="start_game")
         started = ana.outbox.messages[-1]  # type: ignore[attr-defined]
         assert started["game"]["deadline"] == 1_000_010.0
         # The server goes away without a word: no close, no leave.
@@ -94,8 +76,8 @@ def test_after_a_restart_the_turns_that_ran_out_end_at_their_deadlines(tmp_path:
         ]
         assert room.game.deadline == 1_000_030.0
         ana = _member()
-        await _say(hub, ana, type="hello", protocol=1, name="Ana")
-        await _say(hub, ana, type="join_room", code=code.lower(), token=token)
+        await say(hub, ana, type="hello", protocol=1, name="Ana")
+        await say(hub, ana, type="join_room", code=code.lower(), token=token)
         snapshot = ana.outbox.messages[-1]  # type: ignore[attr-defined]
         assert snapshot["type"] == "snapshot" and snapshot["game"]["moves"] == 2
         stored = hub.store.game(game_id)
