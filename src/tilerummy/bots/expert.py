@@ -23,7 +23,7 @@ from ..rules import Rules
 from ..solver import Solution, solve
 from ..tiles import Tile
 from ._common import own_rack, play_or_draw
-from .hard import HardBot, hold_back
+from .hard import hold_back
 
 #: Seconds per move unless told otherwise.
 DEFAULT_BUDGET = 2.0
@@ -57,9 +57,10 @@ class ExpertBot:
         if len(candidates) == 1:
             return play_or_draw(view, candidates[0].table)
         totals = [0.0] * len(candidates)
+        unseen = _unseen(view)
         worlds = 0
         while worlds < 2 or time.perf_counter() - started < self.budget * 0.9:
-            world = _guess_world(view, self._rng)
+            world = _guess_world(view, unseen, self._rng)
             for index, candidate in enumerate(candidates):
                 totals[index] += _play_out(world, view, candidate)
             worlds += 1
@@ -69,8 +70,8 @@ class ExpertBot:
         return play_or_draw(view, candidates[best].table)
 
     def candidates(self, view: PlayerView) -> list[Candidate]:
-        """The plays worth weighing: the most tiles; the same less its jokers,
-        or less one, two or three tiles kept back; and drawing instead."""
+        """The plays worth weighing: the most tiles; the same less one, two or
+        three tiles kept back (two is what the hard bot plays); and drawing instead."""
         assert view.seat is not None
         rack = own_rack(view)
         melded = view.melded[view.seat]
@@ -80,9 +81,6 @@ class ExpertBot:
         if len(best.placed) == len(rack):
             return [Candidate(best.table, best.placed)]  # going out: nothing is better
         options = [best]
-        keeping_jokers = HardBot().plan(view)
-        if keeping_jokers is not None:
-            options.append(keeping_jokers)
         for most in (1, 2, 3):
             if most >= len(best.placed):
                 break
@@ -105,12 +103,20 @@ class _World:
     pool: list[Tile]
 
 
-def _guess_world(view: PlayerView, rng: random.Random) -> _World:
-    assert view.seat is not None and view.rack is not None
-    unseen = Counter({piece.tile: view.rules.tile_set.count(piece.tile) for piece in view.rules.tile_set.pieces()})
+def _unseen(view: PlayerView) -> list[Tile]:
+    """The tiles the bot cannot see: the others' racks and the pool, in some order."""
+    assert view.rack is not None
+    tile_set = view.rules.tile_set
+    unseen = Counter({piece.tile: tile_set.count(piece.tile) for piece in tile_set.pieces()})
     unseen -= Counter(piece.tile for piece in view.rack)
     unseen -= view.table.tiles()
-    hidden = list(unseen.elements())
+    return list(unseen.elements())
+
+
+def _guess_world(view: PlayerView, unseen: list[Tile], rng: random.Random) -> _World:
+    """The unseen tiles dealt at random: each other player gets as many as they hold, the rest is the pool."""
+    assert view.seat is not None and view.rack is not None
+    hidden = list(unseen)
     rng.shuffle(hidden)
     racks: list[Counter[Tile]] = []
     for seat, size in enumerate(view.rack_sizes):
