@@ -121,7 +121,7 @@ def test_expert_keeps_to_its_budget_and_plays_legally() -> None:
         if seat == 0:
             slowest = max(slowest, time.perf_counter() - started)
         game.apply(action)
-    # A guessed world is played out for every candidate before the clock is checked again.
+    # Past the budget only by finding the candidates and the play-out under way.
     assert slowest < 0.2 + 1.0
 
 

@@ -58,14 +58,19 @@ class ExpertBot:
             return play_or_draw(view, candidates[0].table)
         totals = [0.0] * len(candidates)
         unseen = _unseen(view)
-        worlds = 0
-        while worlds < 2 or time.perf_counter() - started < self.budget * 0.9:
+        deadline = started + self.budget
+        # A world counts only once every candidate was played out in it, so that
+        # all are compared on the same worlds; with none (no time), the greedy play.
+        while time.perf_counter() < deadline:
             world = _guess_world(view, unseen, self._rng)
-            for index, candidate in enumerate(candidates):
-                totals[index] += _play_out(world, view, candidate)
-            worlds += 1
-            if time.perf_counter() - started >= self.budget:
+            outcomes = []
+            for candidate in candidates:
+                outcomes.append(_play_out(world, view, candidate))
+                if time.perf_counter() >= deadline:
+                    break
+            if len(outcomes) < len(candidates):
                 break
+            totals = [total + outcome for total, outcome in zip(totals, outcomes, strict=True)]
         best = max(range(len(candidates)), key=lambda index: (totals[index], -index))
         return play_or_draw(view, candidates[best].table)
 
