@@ -9,7 +9,7 @@ import pytest
 
 from tilerummy import Draw, Game, Play, Table, TilerummyError
 from tilerummy.bots import LEVELS, make_bot
-from tilerummy.bots.expert import ExpertBot
+from tilerummy.bots.expert import ExpertBot, _Race
 from tilerummy.bots.hard import HardBot, Reserve, hold_back
 from tilerummy.rules import PRESETS, JokerReplacement, PoolExhausted, Rules
 from tilerummy.solver import solve
@@ -134,6 +134,19 @@ def test_expert_weighs_drawing_and_holding_back_against_the_greedy_play() -> Non
     assert placed[0] == ["B9", "R8"]  # the greedy play first
     assert ["R8"] in placed or ["B9"] in placed  # one tile kept back
     assert options[-1].table is None  # drawing instead
+
+
+def test_expert_drops_a_candidate_only_when_it_is_clearly_behind() -> None:
+    race = _Race(3)
+    for world in range(6):
+        # 0 and 1 trade the lead; 2 is always three tiles behind.
+        race.record({0: float(world % 2), 1: float(1 - world % 2), 2: -3.0 + world % 2})
+    assert race.alive == [0, 1]
+    assert race.leader() == 0  # a tie goes to the earlier candidate, the greedy play
+
+
+def test_expert_plays_greedy_when_no_world_was_played() -> None:
+    assert _Race(4).leader() == 0
 
 
 def test_a_budget_must_be_positive() -> None:

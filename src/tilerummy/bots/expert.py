@@ -6,12 +6,15 @@ deals them at random from the tiles it cannot see, consistently with what it
 knows (how many tiles each player holds), and plays the next few turns of
 each such world with the greedy solver for everyone. Every candidate play is
 tried in the same worlds, so the comparison is not drowned in the luck of the
-deal. The candidate with the best average outcome is played. The bot stops
-guessing when its time budget is spent.
+deal, and a candidate that falls clearly behind the leader (by more than
+two standard errors of their paired differences) stops being tried, so the
+time goes to the close calls. The candidate with the best average outcome
+is played. The bot stops guessing when its time budget is spent.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import Counter
@@ -20,7 +23,7 @@ from dataclasses import dataclass
 from ..game import Action, PlayerView
 from ..melds import Table
 from ..rules import Rules
-from ..solver import Solution, solve
+from ..solver import Solution, candidates, solve
 from ..tiles import Tile
 from ._common import own_rack, play_or_draw
 from .hard import hold_back
@@ -34,6 +37,15 @@ HORIZON = 3
 #: What going out (or an opponent going out) is worth, against a tile of difference.
 WIN_WEIGHT = 20.0
 
+#: How many of the solver's best distinct plays are weighed (the best one included).
+TOP_PLAYS = 3
+
+#: Worlds every candidate is played in before any is dropped.
+MIN_WORLDS = 4
+
+#: A candidate this many standard errors behind the leader is dropped.
+DROP_AT = 2.0
+
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
@@ -42,7 +54,7 @@ class Candidate:
 
 
 class ExpertBot:
-    """Chooses among greedy, held-back and drawing plays by sampling the hidden tiles."""
+    """Chooses among greedy, held-back, next-best and drawing plays by sampling the hidden tiles."""
 
     name = "expert"
 
@@ -53,30 +65,32 @@ class ExpertBot:
     def choose(self, view: PlayerView) -> Action:
         started = time.perf_counter()
         assert view.seat is not None
-        candidates = self.candidates(view)
-        if len(candidates) == 1:
-            return play_or_draw(view, candidates[0].table)
-        totals = [0.0] * len(candidates)
+        options = self.candidates(view)
+        if len(options) == 1:
+            return play_or_draw(view, options[0].table)
+        race = _Race(len(options))
         unseen = _unseen(view)
         deadline = started + self.budget
-        # A world counts only once every candidate was played out in it, so that
-        # all are compared on the same worlds; with none (no time), the greedy play.
-        while time.perf_counter() < deadline:
+        # A world counts only once every candidate still racing was played out
+        # in it, so that all are compared on the same worlds; with none (no
+        # time), the greedy play.
+        while len(race.alive) > 1 and time.perf_counter() < deadline:
             world = _guess_world(view, unseen, self._rng)
-            outcomes = []
-            for candidate in candidates:
-                outcomes.append(_play_out(world, view, candidate))
+            outcomes: dict[int, float] = {}
+            for index in race.alive:
+                outcomes[index] = _play_out(world, view, options[index])
                 if time.perf_counter() >= deadline:
                     break
-            if len(outcomes) < len(candidates):
+            if len(outcomes) < len(race.alive):
                 break
-            totals = [total + outcome for total, outcome in zip(totals, outcomes, strict=True)]
-        best = max(range(len(candidates)), key=lambda index: (totals[index], -index))
-        return play_or_draw(view, candidates[best].table)
+            race.record(outcomes)
+        return play_or_draw(view, options[race.leader()].table)
 
     def candidates(self, view: PlayerView) -> list[Candidate]:
         """The plays worth weighing: the most tiles; the same less one, two or
-        three tiles kept back (two is what the hard bot plays); and drawing instead."""
+        three tiles kept back (two is what the hard bot plays); the solver's
+        next best plays on other tiles; and drawing instead. The greedy play
+        comes first."""
         assert view.seat is not None
         rack = own_rack(view)
         melded = view.melded[view.seat]
@@ -89,8 +103,8 @@ class ExpertBot:
         for most in (1, 2, 3):
             if most >= len(best.placed):
                 break
-            kept = hold_back(rack, view.table, best, view.rules, melded=melded, most=most)
-            options.append(kept)
+            options.append(hold_back(rack, view.table, best, view.rules, melded=melded, most=most))
+        options += candidates(rack, view.table, rules=view.rules, initial_meld_done=melded, k=TOP_PLAYS)[1:]
         unique: dict[tuple[Tile, ...], Candidate] = {}
         for option in options:
             unique.setdefault(tuple(sorted(option.placed)), Candidate(option.table, option.placed))
@@ -98,6 +112,37 @@ class ExpertBot:
         if view.pool_size > 0:
             found.append(Candidate(None, ()))
         return found
+
+
+class _Race:
+    """The candidates' outcomes world by world, and which of them are still in the running."""
+
+    def __init__(self, count: int) -> None:
+        self.alive = list(range(count))
+        self._worlds: list[dict[int, float]] = []
+
+    def record(self, outcomes: dict[int, float]) -> None:
+        self._worlds.append(outcomes)
+        if len(self._worlds) < MIN_WORLDS:
+            return
+        leader = self.leader()
+        self.alive = [index for index in self.alive if index == leader or not self._clearly_behind(index, leader)]
+
+    def leader(self) -> int:
+        """The best average among those still running (the first, the greedy play, with no world yet)."""
+        if not self._worlds:
+            return self.alive[0]
+        return max(self.alive, key=lambda index: (self._mean(index), -index))
+
+    def _mean(self, index: int) -> float:
+        # Every candidate alive now was played in every world so far.
+        return sum(world[index] for world in self._worlds) / len(self._worlds)
+
+    def _clearly_behind(self, index: int, leader: int) -> bool:
+        gaps = [world[leader] - world[index] for world in self._worlds]
+        mean = sum(gaps) / len(gaps)
+        variance = sum((gap - mean) ** 2 for gap in gaps) / (len(gaps) - 1)
+        return mean > DROP_AT * math.sqrt(variance / len(gaps))
 
 
 @dataclass
