@@ -1,0 +1,512 @@
+"""The fewest changes to the table among the best plays.
+
+A play keeps an old set when the set lies on the table after it as it was:
+the same kind and the same tiles in the same places (so a run's joker stands
+for the same tile, and a group's joker for a colour missing from the group).
+Among the plays that score best, the solver wants one that keeps the most
+old sets, so that a person can follow the move.
+
+This is the layer search of :mod:`._layers` with one more choice: when the
+numbers reach an old set, the search either keeps it (its tiles are set
+aside, number by number, until its last number) or breaks it up (its tiles
+then go anywhere, as in the plain search). A kept set scores a point below
+the least rack weight, so the best score is the best play first and then the
+most sets kept. Searched for a play that keeps at least a given number of
+sets, a state that has broken more dies at once, so the search stays small
+while few sets need to change.
+
+Jokers: under ``rack`` and ``rack_or_table`` a kept set's jokers are jokers
+that keep what they stood for, so each takes the tile it stands for from the
+jokers the play keeps (which joker fills which kept set does not matter: the
+rules engine matches jokers as it can, and a group's joker may stand for
+either missing colour). Under ``free`` a kept set's jokers come from the
+jokers to place, like any other use of a joker.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from ..melds import WRAPPED_ONE, Meld
+from ..tiles import COLOURS, MAX_NUMBER
+from ._layers import (
+    _KEPT_SHIFT,
+    _RUN_BITS,
+    _RUN_MASK,
+    _USED_SHIFT,
+    Pick,
+    Signature,
+    _is_closed,
+    _placeable,
+    _run_id,
+    _StepOptions,
+    lay_out_path,
+    options_for,
+    remaining_scores,
+    step_signatures,
+)
+
+#: The kept sets' bits in a state start past the layer search's own fields
+#: (each colour's 1s kept back for the wrap take two bits).
+_KEEP_SHIFT = _KEPT_SHIFT + 2 * len(COLOURS)
+
+
+@dataclass(frozen=True, slots=True)
+class KeptSet:
+    """One way to keep an old set: the faces it sets aside (under ``rack``
+    and ``rack_or_table`` each joker as the tile it stands for), the faces
+    its jokers stand for, and how many jokers it takes under ``free``."""
+
+    index: int  # the set's place on the table
+    faces: tuple[int, ...]
+    joker_faces: tuple[int, ...]
+    jokers: int
+
+
+def ways_to_keep(melds: Sequence[Meld], *, free: bool, kept_jokers: Counter[int]) -> list[list[KeptSet]]:
+    """For each old set, every way it can be kept (none when its jokers
+    stand for tiles no joker of the play keeps standing for)."""
+    ways: list[list[KeptSet]] = []
+    for index, meld in enumerate(melds):
+        found: list[KeptSet] = []
+        if meld.colour is not None:
+            colour = COLOURS.index(meld.colour)
+            numbered: list[int] = []
+            standing: list[int] = []
+            for place, tile in enumerate(meld.tiles):
+                number = meld.number + place
+                face = colour * MAX_NUMBER + (0 if number == WRAPPED_ONE else number - 1)
+                (standing if tile.is_joker else numbered).append(face)
+            if free:
+                found.append(KeptSet(index, tuple(numbered), (), len(standing)))
+            elif not Counter(standing) - kept_jokers:
+                found.append(KeptSet(index, tuple(numbered + standing), tuple(standing), 0))
+        else:
+            offset = meld.number - 1
+            present = {COLOURS.index(tile.colour) for tile in meld.tiles if tile.colour is not None}
+            numbered = [colour * MAX_NUMBER + offset for colour in sorted(present)]
+            jokers = len(meld.tiles) - len(numbered)
+            if free or not jokers:
+                found.append(KeptSet(index, tuple(numbered), (), jokers if free else 0))
+            else:
+                missing = [colour * MAX_NUMBER + offset for colour in range(len(COLOURS)) if colour not in present]
+                for chosen in itertools.combinations(missing, jokers):
+                    if not Counter(chosen) - kept_jokers:
+                        found.append(KeptSet(index, (*numbered, *chosen), chosen, 0))
+        ways.append(found)
+    return ways
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """The best play found: the sets it keeps, the other sets (jokers that
+    keep their meaning shown as the tiles they stand for), and its score."""
+
+    kept: tuple[KeptSet, ...]
+    melds: tuple[Meld, ...]
+    score: int
+
+
+# Per state: its score, the state it came from and what was done (a
+# colour's choice, or which sets were kept).
+_Step = dict[int, tuple[int, int, object]]
+# What keeping some of the sets that begin at a number adds to a state: the
+# ways chosen, their bits, the faces their jokers use and the jokers they take.
+_Combo = tuple[tuple[KeptSet, ...], int, Counter[int], int]
+
+
+class KeepSearch:
+    """The search for the play that places every must copy, scores at least
+    ``score`` and keeps the most old sets, set up once and run for as many
+    kept sets as wanted.
+
+    Counts, weights and jokers are as for :func:`._layers.best_arrangement`
+    (the score counts the optional copies placed), ``ways`` as from
+    :func:`ways_to_keep`, and ``kept_jokers`` counts the faces the jokers that
+    keep their meaning stand for (among ``must``; what kept sets' jokers may
+    take). Within the search a play scores the rack weight it places times
+    one more than the number of old sets, plus the sets it keeps.
+    """
+
+    def __init__(
+        self,
+        must: Sequence[int],
+        optional: Sequence[int],
+        weights: Sequence[int],
+        *,
+        must_jokers: int,
+        optional_jokers: int,
+        joker_weight: int,
+        wrap: bool,
+        ways: Sequence[Sequence[KeptSet]],
+        kept_jokers: Counter[int],
+        score: int,
+    ) -> None:
+        self.scale = len(ways) + 1
+        self.score = score
+        self.must_jokers = must_jokers
+        self.wrap = wrap
+        total_jokers = must_jokers + optional_jokers
+        optional = _placeable(must, optional, total_jokers, wrap)
+        slack = sum(weight * count for weight, count in zip(weights, optional, strict=False)) - score
+        slack += optional_jokers * joker_weight
+        self.plan = _KeepPlan(ways, kept_jokers, total_jokers)
+        self.breaks = self.plan.breaks_ahead(must, optional, weights, total_jokers, slack, wrap)
+        #: At least this many old sets are broken up by any play it finds.
+        self.fewest_broken = len(ways) - len(self.plan.sets) + self.breaks[0]
+        weights = [weight * self.scale for weight in weights]
+        self.joker_weight = joker_weight * self.scale
+        self.top = WRAPPED_ONE if wrap else MAX_NUMBER
+        self.signatures = step_signatures(must, optional, weights, wrap, total_jokers)
+        self.still = remaining_scores(optional, weights, optional_jokers * self.joker_weight, self.top)
+
+    def run(self, keep: int, *, beam: int | None = None) -> Kept | None:
+        """The play keeping at least ``keep`` sets that keeps the most, or
+        None if there is none. With ``beam``, only that many of the best
+        states go on after each step: quick, but it may miss plays."""
+        plan = self.plan
+        floor = self.score * self.scale + keep - 1
+        no_runs = _run_id(())
+        start = no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS
+        step: _Step = {start: (0, -1, None)}
+        history: list[tuple[_Step, list[_Combo] | None, bool]] = []
+        for number in range(1, self.top + 1):
+            # The most the rest could still add: the rack tiles from here on
+            # and a point for each set not yet reached that need not be broken.
+            ahead = plan.undecided_after[number] - self.breaks[number] if number <= MAX_NUMBER else 0
+            if number in plan.deciding or number in plan.clearing:
+                hope = self.still[(number - 1) * 4] + ahead - floor
+                step, combos = plan.decide(step, number, hope)
+                if beam is not None and len(step) > beam:
+                    step = _best_of(step, beam)
+                history.append((step, combos, False))
+            for colour in range(4):
+                index = (number - 1) * 4 + colour
+                closing = colour == 3
+                hope = self.still[index] + ahead - floor
+                step = _colour_step(step, self.signatures[index], plan.around[index], hope, closing=closing)
+                if beam is not None and len(step) > beam:
+                    step = _best_of(step, beam)
+                history.append((step, None, closing))
+            if not step:
+                return None
+        return self._best(step, history, floor)
+
+    def _best(self, step: _Step, history: list[tuple[_Step, list[_Combo] | None, bool]], floor: int) -> Kept | None:
+        """The best state at the end, and the play it stands for."""
+        must_jokers, joker_weight = self.must_jokers, self.joker_weight
+        best_key = -1
+        best_score = floor
+        for key, (score, _, _) in step.items():
+            used = key >> _USED_SHIFT & 15
+            if used < must_jokers or not all(_is_closed(key >> colour * _RUN_BITS & _RUN_MASK) for colour in range(4)):
+                continue
+            final = score + (used - must_jokers) * joker_weight
+            if final > best_score:
+                best_key, best_score = key, final
+        if best_key < 0:
+            return None
+        kept: list[KeptSet] = []
+        path: list[Pick | int] = []
+        key = best_key
+        for done, decided, closing in reversed(history):
+            _, previous, pick = done[key]
+            if decided is not None:
+                assert isinstance(pick, int)
+                kept.extend(decided[pick][0])
+            elif closing:
+                choice, jokers = cast(tuple[Pick, int], pick)
+                path.append(jokers)
+                path.append(choice)
+            else:
+                path.append(cast(Pick, pick))
+            key = previous
+        path.reverse()
+        return Kept(tuple(sorted(kept, key=lambda way: way.index)), lay_out_path(path), best_score)
+
+
+class _KeepPlan:
+    """Where the choice of keeping each set lives in a state: one bit for
+    each way to keep it, free again once the set's last number is past
+    (except for ways whose jokers take kept jokers: their bits stay, to count
+    what they took)."""
+
+    def __init__(self, ways: Sequence[Sequence[KeptSet]], kept_jokers: Counter[int], total_jokers: int) -> None:
+        self.kept_jokers = kept_jokers
+        self.total_jokers = total_jokers
+        spans: list[tuple[int, int, int]] = []  # first number, last number, set
+        for index, set_ways in enumerate(ways):
+            numbers = [face % MAX_NUMBER + 1 for way in set_ways for face in way.faces]
+            if numbers:
+                spans.append((min(numbers), max(numbers), index))
+        spans.sort()
+        # Each set that can be kept: the number at which it is decided, and
+        # the numbered tiles it holds (the same in every way to keep it).
+        self.sets = [
+            (first, Counter(ways[index][0].faces) - Counter(ways[index][0].joker_faces)) for first, _, index in spans
+        ]
+        free_from: list[int] = []  # per bit, the first number at which it may serve again
+        self.deciding: dict[int, list[list[tuple[int, KeptSet]]]] = {}
+        self.clearing: dict[int, int] = {}
+        self.reserving = [0] * (MAX_NUMBER * 4)  # per step, the bits of ways holding its face
+        self.lasting = 0
+        self.lasting_faces: dict[int, tuple[int, ...]] = {}
+        self.undecided_after = [0] * (MAX_NUMBER + 1)
+        for first, last, index in spans:
+            for number in range(first):
+                self.undecided_after[number] += 1
+            options = []
+            for way in ways[index]:
+                bit = next((bit for bit, since in enumerate(free_from) if since <= first), len(free_from))
+                if bit == len(free_from):
+                    free_from.append(0)
+                lasting = bool(way.joker_faces)
+                free_from[bit] = MAX_NUMBER + 2 if lasting else last + 1
+                mask = 1 << (_KEEP_SHIFT + bit)
+                if lasting:
+                    self.lasting |= mask
+                    self.lasting_faces[mask] = way.joker_faces
+                elif last < MAX_NUMBER:
+                    self.clearing[last + 1] = self.clearing.get(last + 1, 0) | mask
+                for face in way.faces:
+                    colour, offset = divmod(face, MAX_NUMBER)
+                    self.reserving[offset * 4 + colour] |= mask
+                options.append((mask, way))
+            self.deciding.setdefault(first, []).append(options)
+        # Per step: the bits of the ways holding its face, the faces of the
+        # next two numbers in its colour and those of the later colours.
+        self.around: list[tuple[int, int, int, tuple[int, ...]]] = []
+        for number in range(1, WRAPPED_ONE + 1):
+            for colour in range(len(COLOURS)):
+
+                def holding(at: int, colour: int = colour) -> int:
+                    return self.reserving[(at - 1) * 4 + colour] if at <= MAX_NUMBER else 0
+
+                later = tuple(holding(number, other) for other in range(colour + 1, len(COLOURS)))
+                self.around.append(
+                    (holding(number), holding(number + 1), holding(number + 2), () if number > MAX_NUMBER else later)
+                )
+        self._used: dict[int, Counter[int]] = {0: Counter()}
+
+    def breaks_ahead(
+        self,
+        must: Sequence[int],
+        optional: Sequence[int],
+        weights: Sequence[int],
+        jokers: int,
+        slack: int,
+        wrap: bool,
+    ) -> list[int]:
+        """For each number (0 to 13), at least how many of the sets decided
+        after it the play must break up.
+
+        A tile the play places for sure (a rack copy, or a tile of a set it
+        cannot keep) past that number goes in some set, which holds three
+        tiles in a row or of one number around it. When no such three can be
+        had from the rack, the jokers and the tiles of the sets decided by
+        then (as if all were broken up), the set takes a tile from a set
+        decided later, which is then broken up. Tiles whose candidates for
+        that are disjoint each need their own. A rack tile the play may leave
+        on the rack (within ``slack`` of the score) is let off.
+        """
+        numbered = len(COLOURS) * MAX_NUMBER
+        top = WRAPPED_ONE if wrap else MAX_NUMBER
+        # The must copies in no set that can be kept: rack copies the play
+        # has to place, and the tiles of the sets it cannot keep.
+        sure = list(must[:numbered])
+        for face, count in self.kept_jokers.items():
+            sure[face] -= count
+        for _, faces in self.sets:
+            for face, count in faces.items():
+                sure[face] -= count
+        breaks = [0] * (MAX_NUMBER + 1)
+        for number in range(MAX_NUMBER + 1):
+            later = [(index, faces) for index, (first, faces) in enumerate(self.sets) if first > number]
+            if not later:
+                break
+            free = [must[face] + optional[face] for face in range(numbered)]
+            for _, faces in later:
+                for face, count in faces.items():
+                    free[face] -= count
+            needy: list[tuple[set[int], int | None]] = []  # the later sets it needs one of; the cost of leaving it
+            for face in range(numbered):
+                colour, offset = divmod(face, MAX_NUMBER)
+                if offset < number or not (sure[face] > 0 or optional[face]):
+                    continue
+                hosts = _hosts(colour, offset + 1, free, later, jokers, top)
+                if hosts is not None:
+                    needy.append((hosts, None if sure[face] > 0 else weights[face] * optional[face]))
+            breaks[number] = _disjoint_count(needy, slack)
+        return breaks
+
+    def combos(self, number: int) -> list[_Combo]:
+        """Each way to keep or break up the sets beginning at this number."""
+        found: list[_Combo] = []
+        for choice in itertools.product(*([None, *options] for options in self.deciding.get(number, []))):
+            chosen = [option for option in choice if option is not None]
+            faces: Counter[int] = Counter()
+            for _, way in chosen:
+                faces.update(way.joker_faces)
+            found.append(
+                (
+                    tuple(way for _, way in chosen),
+                    sum(mask for mask, _ in chosen),
+                    faces,
+                    sum(way.jokers for _, way in chosen),
+                )
+            )
+        return found
+
+    def used(self, bits: int) -> Counter[int]:
+        """The faces of kept jokers taken by the kept sets whose bits stay."""
+        found = self._used.get(bits)
+        if found is None:
+            found = self._used[bits] = Counter()
+            for mask, faces in self.lasting_faces.items():
+                if bits & mask:
+                    found.update(faces)
+        return found
+
+    def decide(self, step: _Step, number: int, hope: int) -> tuple[_Step, list[_Combo]]:
+        """Every state after deciding which sets beginning at this number are
+        kept (the bits of sets already past are cleared, so states alike meet)."""
+        combos = self.combos(number)
+        clear = ~self.clearing.get(number, 0)
+        result: _Step = {}
+        get = result.get
+        for key, (score, _, _) in step.items():
+            base = key & clear
+            used = self.used(base & self.lasting) if self.lasting else None
+            jokers = key >> _USED_SHIFT & 15
+            for index, (chosen, bits, faces, taken) in enumerate(combos):
+                gained = len(chosen)
+                if score + gained + hope <= 0:
+                    continue
+                if faces and used is not None and faces + used - self.kept_jokers:
+                    continue
+                if taken and jokers + taken > self.total_jokers:
+                    continue
+                new_key = base | bits
+                if taken:
+                    new_key += taken << _USED_SHIFT
+                previous = get(new_key)
+                if previous is None or score + gained > previous[0]:
+                    result[new_key] = (score + gained, key, index)
+        return result, combos
+
+
+def _colour_step(
+    step: _Step, signature: Signature, around: tuple[int, int, int, tuple[int, ...]], hope: int, *, closing: bool
+) -> _Step:
+    """Every state after one colour's choice at one number (and, ``closing``,
+    the number's groups made), with the tiles of kept sets set aside.
+
+    ``around``: the bits of the ways to keep a set that hold this step's
+    face, then the faces of the next two numbers in this colour, then those
+    of the later colours at this number: kept sets already decided hold
+    those tiles, which the choices here then do not count on.
+    """
+    result: _Step = {}
+    get = result.get
+    here, next_one, next_two, rest = around
+    watched = here | next_one | next_two
+    for bits in rest:
+        watched |= bits
+    by_kept: dict[int, _StepOptions] = {}
+    for key, (score, _, _) in step.items():
+        if score + hope <= 0:
+            continue
+        kept = key & watched
+        options = by_kept.get(kept)
+        if options is None:
+            options = by_kept[kept] = options_for(_set_aside(signature, kept, around))
+        part = key & options.mask
+        for delta, gain, pick in options.closing(part) if closing else options.moves(part):
+            new_key = key + delta
+            new_score = score + gain
+            previous = get(new_key)
+            if previous is None or new_score > previous[0]:
+                result[new_key] = (new_score, key, pick)
+    return result
+
+
+def _set_aside(signature: Signature, kept: int, around: tuple[int, int, int, tuple[int, ...]]) -> Signature:
+    """The step with the tiles of the kept sets in ``kept`` (bits as in a
+    state) set aside, here and in what the choices look ahead to."""
+    if not kept:
+        return signature
+    colour, first, last, wrapped, held_must, held_optional, ahead, next_one, next_two, weight, jokers, rest = signature
+    here, one, two, later = around
+    return (
+        colour,
+        first,
+        last,
+        wrapped,
+        held_must - (kept & here).bit_count(),
+        held_optional,
+        ahead,
+        next_one - (kept & one).bit_count(),
+        next_two - (kept & two).bit_count(),
+        weight,
+        jokers,
+        tuple(min(3, held - (kept & bits).bit_count()) for held, bits in zip(rest, later, strict=True)),
+    )
+
+
+def _best_of(step: _Step, count: int) -> _Step:
+    """The ``count`` states with the best scores."""
+    best = sorted(step.items(), key=lambda item: item[1][0], reverse=True)[:count]
+    return dict(best)
+
+
+def _hosts(
+    colour: int, number: int, free: Sequence[int], later: Sequence[tuple[int, Counter[int]]], jokers: int, top: int
+) -> set[int] | None:
+    """The later sets one of which a set holding this tile must break up, or
+    None if three tiles around it can be had without them."""
+    windows = [
+        [other * MAX_NUMBER + number - 1 for other in pair]
+        for pair in itertools.combinations([other for other in range(len(COLOURS)) if other != colour], 2)
+    ]
+    places = [number, WRAPPED_ONE] if top == WRAPPED_ONE and number == 1 else [number]
+    for place in places:
+        for start in range(max(1, place - 2), min(place, top - 2) + 1):
+            windows.append(
+                [
+                    colour * MAX_NUMBER + (0 if at == WRAPPED_ONE else at - 1)
+                    for at in range(start, start + 3)
+                    if at != place
+                ]
+            )
+    hosts: set[int] = set()
+    for window in windows:
+        missing = [face for face in window if free[face] <= 0]
+        if len(missing) <= jokers:
+            return None
+        hosts.update(index for index, faces in later if any(faces[face] for face in missing))
+    return hosts
+
+
+def _disjoint_count(needy: Sequence[tuple[set[int], int | None]], slack: int) -> int:
+    """How many tiles with disjoint candidate sets (found greedily, fewest
+    candidates first), less those the slack lets the play leave on the rack."""
+    taken: set[int] = set()
+    costs: list[int] = []
+    count = 0
+    for hosts, cost in sorted(needy, key=lambda item: len(item[0])):
+        if hosts & taken:
+            continue
+        taken |= hosts
+        count += 1
+        if cost is not None:
+            costs.append(cost)
+    for cost in sorted(costs):
+        if cost > slack:
+            break
+        slack -= cost
+        count -= 1
+    return count
