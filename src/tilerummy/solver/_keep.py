@@ -31,8 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from ..melds import WRAPPED_ONE, Meld
-from ..tiles import COLOURS, MAX_NUMBER
+from ..melds import WRAPPED_ONE, Meld, MeldKind
+from ..tiles import COLOURS, MAX_NUMBER, Tile
 from ._layers import (
     _KEPT_SHIFT,
     _RUN_BITS,
@@ -119,6 +119,50 @@ _Step = dict[int, tuple[int, int, object]]
 _Combo = tuple[tuple[KeptSet, ...], int, Counter[int], int]
 
 
+def mirrored_face(face: int) -> int:
+    """The face at the same place counting the numbers down (13 for 1)."""
+    colour, offset = divmod(face, MAX_NUMBER)
+    return colour * MAX_NUMBER + MAX_NUMBER - 1 - offset
+
+
+def mirrored_counts(counts: Sequence[int]) -> list[int]:
+    """Counts per face (the joker last) with the numbers counted down."""
+    numbered = len(COLOURS) * MAX_NUMBER
+    result = list(counts)
+    for face in range(numbered):
+        result[mirrored_face(face)] = counts[face]
+    return result
+
+
+def mirrored_ways(ways: Sequence[Sequence[KeptSet]]) -> list[list[KeptSet]]:
+    """The ways to keep each set, with the numbers counted down."""
+    return [
+        [
+            KeptSet(
+                way.index,
+                tuple(mirrored_face(face) for face in way.faces),
+                tuple(mirrored_face(face) for face in way.joker_faces),
+                way.jokers,
+            )
+            for way in options
+        ]
+        for options in ways
+    ]
+
+
+def mirrored_kept(found: Kept) -> Kept:
+    """A play found with the numbers counted down, counted up again."""
+    melds = []
+    for meld in found.melds:
+        tiles = tuple(tile if tile.is_joker else Tile(tile.colour, MAX_NUMBER + 1 - tile.number) for tile in meld.tiles)
+        if meld.is_run:
+            start = MAX_NUMBER + 1 - (meld.number + len(tiles) - 1)
+            melds.append(Meld(MeldKind.RUN, tiles[::-1], start, meld.colour))
+        else:
+            melds.append(Meld(MeldKind.GROUP, tiles, MAX_NUMBER + 1 - meld.number))
+    return Kept(tuple(mirrored_ways([found.kept])[0]), tuple(melds), found.score)
+
+
 class KeepSearch:
     """The search for the play that places every must copy, scores at least
     ``score`` and keeps the most old sets, set up once and run for as many
@@ -164,12 +208,13 @@ class KeepSearch:
         self.signatures = step_signatures(must, optional, weights, wrap, total_jokers)
         self.still = remaining_scores(optional, weights, optional_jokers * self.joker_weight, self.top)
 
-    def run(self, keep: int, *, beam: int | None = None) -> Kept | None:
-        """The play keeping at least ``keep`` sets that keeps the most, or
-        None if there is none. With ``beam``, only that many of the best
-        states go on after each step: quick, but it may miss plays."""
+    def run(self, keep: int, *, budget: int | None = None) -> tuple[Kept | None, bool]:
+        """The play keeping at least ``keep`` sets that keeps the most (None
+        if there is none), and whether the search went through: it stops once
+        the states it met, step after step, add up to more than ``budget``."""
         plan = self.plan
         floor = self.score * self.scale + keep - 1
+        left = budget if budget is not None else -1
         no_runs = _run_id(())
         start = no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS
         step: _Step = {start: (0, -1, None)}
@@ -181,20 +226,113 @@ class KeepSearch:
             if number in plan.deciding or number in plan.clearing:
                 hope = self.still[(number - 1) * 4] + ahead - floor
                 step, combos = plan.decide(step, number, hope)
-                if beam is not None and len(step) > beam:
-                    step = _best_of(step, beam)
                 history.append((step, combos, False))
             for colour in range(4):
                 index = (number - 1) * 4 + colour
                 closing = colour == 3
                 hope = self.still[index] + ahead - floor
                 step = _colour_step(step, self.signatures[index], plan.around[index], hope, closing=closing)
-                if beam is not None and len(step) > beam:
-                    step = _best_of(step, beam)
                 history.append((step, None, closing))
+                if budget is not None:
+                    left -= len(step)
+                    if left < 0:
+                        return None, False
             if not step:
-                return None
-        return self._best(step, history, floor)
+                return None, True
+        return self._best(step, history, floor), True
+
+    def depth_first(self, keep: int, budget: int) -> tuple[Kept | None, bool]:
+        """Depth first, keeping sets before breaking them up: the play that
+        keeps the most sets, at least ``keep``, found within ``budget``
+        states, and whether the search went through (then no play keeps more).
+
+        Each state is tried once for each better score it is reached with;
+        a play found raises the bar for the rest.
+        """
+        plan = self.plan
+        steps: list[tuple[int, int]] = []  # (number, colour), colour -1 to decide
+        hopes: list[int] = []
+        for number in range(1, self.top + 1):
+            ahead = plan.undecided_after[number] - self.breaks[number] if number <= MAX_NUMBER else 0
+            if number in plan.deciding or number in plan.clearing:
+                # Before deciding, the sets beginning here may all be kept.
+                steps.append((number, -1))
+                hopes.append(self.still[(number - 1) * 4] + plan.undecided_after[number - 1] - self.breaks[number - 1])
+            for colour in range(4):
+                steps.append((number, colour))
+                hopes.append(self.still[(number - 1) * 4 + colour] + ahead)
+        count = len(steps)
+        by_kept: list[dict[int, _StepOptions]] = [{} for _ in steps]
+        ordered: dict[tuple[int, int], list[tuple[int, int, object]]] = {}
+        seen: dict[int, int] = {}
+        path: list[object] = []
+        best: list[object] | None = None
+        best_key = -1
+        floor = self.score * self.scale + keep - 1
+        left = budget
+        must_jokers, joker_weight = self.must_jokers, self.joker_weight
+
+        def visit(position: int, key: int, score: int) -> None:
+            nonlocal best, best_key, floor, left
+            if position == count:
+                used = key >> _USED_SHIFT & 15
+                if used >= must_jokers and all(
+                    _is_closed(key >> colour * _RUN_BITS & _RUN_MASK) for colour in range(4)
+                ):
+                    final = score + (used - must_jokers) * joker_weight
+                    if final > floor:
+                        floor, best, best_key = final, list(path), key
+                return
+            if score + hopes[position] <= floor or left <= 0:
+                return
+            marked = key << 8 | position
+            if seen.get(marked, -1) >= score:
+                return
+            seen[marked] = score
+            left -= 1
+            number, colour = steps[position]
+            if colour < 0:
+                base = key & ~plan.clearing.get(number, 0)
+                for added, gained, index in plan.decisions(key, number):
+                    path.append(index)
+                    visit(position + 1, base + added, score + gained)
+                    path.pop()
+                return
+            around = plan.around[(number - 1) * 4 + colour]
+            here, next_one, next_two, rest = around
+            kept = key & (here | next_one | next_two | sum(rest))
+            options = by_kept[position].get(kept)
+            if options is None:
+                signature = self.signatures[(number - 1) * 4 + colour]
+                options = by_kept[position][kept] = options_for(_set_aside(signature, kept, around))
+            part = key & options.mask
+            moves = ordered.get((id(options), part))
+            if moves is None:
+                found = options.closing(part) if colour == 3 else options.moves(part)
+                moves = ordered[id(options), part] = sorted(found, key=lambda move: -move[1])
+            for delta, gain, pick in moves:
+                path.append(pick)
+                visit(position + 1, key + delta, score + gain)
+                path.pop()
+
+        no_runs = _run_id(())
+        visit(0, no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS, 0)
+        finished = left > 0
+        if best is None:
+            return None, finished
+        kept_sets: list[KeptSet] = []
+        layout: list[Pick | int] = []
+        for (number, colour), pick in zip(steps, best, strict=True):
+            if colour < 0:
+                assert isinstance(pick, int)
+                kept_sets.extend(plan.combos(number)[pick][0])
+            elif colour == 3:
+                choice, jokers = cast(tuple[Pick, int], pick)
+                layout.append(choice)
+                layout.append(jokers)
+            else:
+                layout.append(cast(Pick, pick))
+        return Kept(tuple(sorted(kept_sets, key=lambda way: way.index)), lay_out_path(layout), floor), finished
 
     def _best(self, step: _Step, history: list[tuple[_Step, list[_Combo] | None, bool]], floor: int) -> Kept | None:
         """The best state at the end, and the play it stands for."""
@@ -291,6 +429,8 @@ class _KeepPlan:
                     (holding(number), holding(number + 1), holding(number + 2), () if number > MAX_NUMBER else later)
                 )
         self._used: dict[int, Counter[int]] = {0: Counter()}
+        self._combos: dict[int, list[_Combo]] = {}
+        self._decisions: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
 
     def breaks_ahead(
         self,
@@ -320,32 +460,68 @@ class _KeepPlan:
         sure = list(must[:numbered])
         for face, count in self.kept_jokers.items():
             sure[face] -= count
-        for _, faces in self.sets:
+        holders: list[list[tuple[int, int]]] = [[] for _ in range(numbered)]  # per face: (first number, set)
+        free = [must[face] + optional[face] for face in range(numbered)]  # as if only decided sets were broken up
+        for index, (first, faces) in enumerate(self.sets):
             for face, count in faces.items():
                 sure[face] -= count
+                free[face] -= count
+                holders[face].append((first, index))
+        placed = [face for face in range(numbered) if sure[face] > 0 or optional[face]]
+        windows = {face: _windows(face, top) for face in placed}
         breaks = [0] * (MAX_NUMBER + 1)
         for number in range(MAX_NUMBER + 1):
-            later = [(index, faces) for index, (first, faces) in enumerate(self.sets) if first > number]
-            if not later:
+            for first, faces in self.sets:
+                if first == number:
+                    for face, count in faces.items():
+                        free[face] += count
+            if all(first <= number for first, _ in self.sets):
                 break
-            free = [must[face] + optional[face] for face in range(numbered)]
-            for _, faces in later:
-                for face, count in faces.items():
-                    free[face] -= count
             needy: list[tuple[set[int], int | None]] = []  # the later sets it needs one of; the cost of leaving it
-            for face in range(numbered):
-                colour, offset = divmod(face, MAX_NUMBER)
-                if offset < number or not (sure[face] > 0 or optional[face]):
+            for face in placed:
+                if face % MAX_NUMBER < number:
                     continue
-                hosts = _hosts(colour, offset + 1, free, later, jokers, top)
-                if hosts is not None:
+                hosts: set[int] = set()
+                for window in windows[face]:
+                    missing = [other for other in window if free[other] <= 0]
+                    if len(missing) <= jokers:
+                        break
+                    for other in missing:
+                        hosts.update(index for first, index in holders[other] if first > number)
+                else:
                     needy.append((hosts, None if sure[face] > 0 else weights[face] * optional[face]))
             breaks[number] = _disjoint_count(needy, slack)
         return breaks
 
+    def decisions(self, key: int, number: int) -> list[tuple[int, int, int]]:
+        """For one state, each way on from deciding the sets beginning at
+        this number: what it adds to the state (after clearing the bits of
+        sets already past), the sets kept and which way it is (among
+        :meth:`combos`), those keeping more first."""
+        lasting = key & self.lasting
+        jokers = key >> _USED_SHIFT & 15
+        cache_key = (number, lasting, jokers)
+        found = self._decisions.get(cache_key)
+        if found is None:
+            found = []
+            used = self.used(lasting) if self.lasting else None
+            for index, (chosen, bits, faces, taken) in enumerate(self.combos(number)):
+                if faces and used is not None and faces + used - self.kept_jokers:
+                    continue
+                if taken and jokers + taken > self.total_jokers:
+                    continue
+                found.append(((taken << _USED_SHIFT) + bits, len(chosen), index))
+            found.sort(key=lambda item: -item[1])
+            self._decisions[cache_key] = found
+        return found
+
     def combos(self, number: int) -> list[_Combo]:
         """Each way to keep or break up the sets beginning at this number."""
+        cached = self._combos.get(number)
+        if cached is not None:
+            return cached
         found: list[_Combo] = []
+        self._combos[number] = found
         for choice in itertools.product(*([None, *options] for options in self.deciding.get(number, []))):
             chosen = [option for option in choice if option is not None]
             faces: Counter[int] = Counter()
@@ -457,19 +633,13 @@ def _set_aside(signature: Signature, kept: int, around: tuple[int, int, int, tup
     )
 
 
-def _best_of(step: _Step, count: int) -> _Step:
-    """The ``count`` states with the best scores."""
-    best = sorted(step.items(), key=lambda item: item[1][0], reverse=True)[:count]
-    return dict(best)
-
-
-def _hosts(
-    colour: int, number: int, free: Sequence[int], later: Sequence[tuple[int, Counter[int]]], jokers: int, top: int
-) -> set[int] | None:
-    """The later sets one of which a set holding this tile must break up, or
-    None if three tiles around it can be had without them."""
+def _windows(face: int, top: int) -> list[list[int]]:
+    """The other faces of each three tiles that hold this one in a set: with
+    two other colours of its number, or with two neighbours in a run."""
+    colour, offset = divmod(face, MAX_NUMBER)
+    number = offset + 1
     windows = [
-        [other * MAX_NUMBER + number - 1 for other in pair]
+        [other * MAX_NUMBER + offset for other in pair]
         for pair in itertools.combinations([other for other in range(len(COLOURS)) if other != colour], 2)
     ]
     places = [number, WRAPPED_ONE] if top == WRAPPED_ONE and number == 1 else [number]
@@ -482,13 +652,7 @@ def _hosts(
                     if at != place
                 ]
             )
-    hosts: set[int] = set()
-    for window in windows:
-        missing = [face for face in window if free[face] <= 0]
-        if len(missing) <= jokers:
-            return None
-        hosts.update(index for index, faces in later if any(faces[face] for face in missing))
-    return hosts
+    return windows
 
 
 def _disjoint_count(needy: Sequence[tuple[set[int], int | None]], slack: int) -> int:

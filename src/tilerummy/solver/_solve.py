@@ -23,7 +23,7 @@ from ..legality import joker_readings, judge_play
 from ..melds import WRAPPED_ONE, Meld, MeldKind, Table
 from ..rules import JokerReplacement, Rules
 from ..tiles import COLOURS, JOKER, MAX_NUMBER, Piece, Tile, format_tiles, parse_tiles
-from ._keep import KeepSearch, Kept, ways_to_keep
+from ._keep import KeepSearch, Kept, KeptSet, mirrored_counts, mirrored_face, mirrored_kept, mirrored_ways, ways_to_keep
 from ._layers import _placeable, any_layout, best_arrangement
 from ._search import FACE_COUNT, FACES, INDEX, JOKER_INDEX, counts_of, face_of, search
 
@@ -543,44 +543,95 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
     """The table after a play that scores as ``found`` does and changes the
     fewest old sets (see :mod:`._keep`).
 
-    A quick search that follows only the likeliest states first looks for a
-    play changing fewer sets than ``found``; then, for each joker plan, the
-    full search looks for one changing fewer still, and finds the fewest if
-    there is one: what it finds no plan can beat is the answer.
+    Each joker plan is searched for a play changing fewer sets than the best
+    known, first depth first within a small budget, then fully. How long a
+    full search takes depends much on the order of the numbers (it is quick
+    when the sets that must change come first), so without ``wrap`` (where
+    the numbers may as well be counted down) both orders are tried, each
+    within a budget that grows fourfold until one of them goes through.
     """
     broken = len(changed_sets(before, found.table))
     if not broken or not found.setups:
         return found.table
     free = rules.joker_replacement is JokerReplacement.FREE
     count = len(before.melds)
-    searches: list[tuple[KeepSearch, Counter[int]]] = []
+    plans: list[tuple[list[tuple[KeepSearch, bool]], Counter[int]]] = []
     for setup in found.setups:
         kept_jokers = Counter() if free else setup.plan.kept
-        fixed = sum(weights[face] * copies for face, copies in enumerate(setup.from_rack))
-        search = KeepSearch(
-            setup.must,
-            setup.optional,
-            weights,
-            must_jokers=setup.must_jokers,
-            optional_jokers=setup.optional_jokers,
-            joker_weight=weights[JOKER_INDEX],
-            wrap=rules.wrap,
-            ways=ways_to_keep(before.melds, free=free, kept_jokers=kept_jokers),
-            kept_jokers=kept_jokers,
-            score=found.score - fixed,
-        )
-        searches.append((search, kept_jokers))
-    searches.sort(key=lambda item: item[0].fewest_broken)
+        ways = ways_to_keep(before.melds, free=free, kept_jokers=kept_jokers)
+        score = found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack))
+        orders = [(_keep_search(setup, weights, rules.wrap, ways, kept_jokers, score), False)]
+        if not rules.wrap:
+            counted_down = _Setup(
+                setup.plan,
+                setup.from_rack,
+                mirrored_counts(setup.must),
+                mirrored_counts(setup.optional),
+                setup.must_jokers,
+                setup.optional_jokers,
+            )
+            kept_down = Counter({mirrored_face(face): copies for face, copies in kept_jokers.items()})
+            search = _keep_search(counted_down, mirrored_counts(weights), False, mirrored_ways(ways), kept_down, score)
+            orders.append((search, True))
+        plans.append((orders, kept_jokers))
+    plans.sort(key=lambda plan: plan[0][0][0].fewest_broken)
     best = found.table
-    for beam in (_BEAM, None):
-        for search, kept_jokers in searches:
+
+    def take(kept: Kept, mirrored: bool, kept_jokers: Counter[int]) -> None:
+        nonlocal best, broken
+        best = _kept_table(before, mirrored_kept(kept) if mirrored else kept, kept_jokers)
+        broken = count - len(kept.kept)
+
+    unproven = []
+    for orders, kept_jokers in plans:
+        finished = False
+        for search, mirrored in orders:
             if search.fewest_broken >= broken:
-                continue
-            kept = search.run(count - broken + 1, beam=beam)
+                finished = True
+                break
+            kept, finished = search.depth_first(count - broken + 1, _KEEP_BUDGET)
             if kept is not None:
-                best = _kept_table(before, kept, kept_jokers)
-                broken = count - len(kept.kept)
+                take(kept, mirrored, kept_jokers)
+            if finished:
+                break
+        if not finished:
+            unproven.append((orders, kept_jokers))
+    budget = _KEEP_STATES
+    while unproven:
+        still_unproven = []
+        for orders, kept_jokers in unproven:
+            finished = False
+            for search, mirrored in orders:
+                if search.fewest_broken >= broken:
+                    finished = True
+                    break
+                kept, finished = search.run(count - broken + 1, budget=budget)
+                if kept is not None:
+                    take(kept, mirrored, kept_jokers)
+                if finished:
+                    break
+            if not finished:
+                still_unproven.append((orders, kept_jokers))
+        unproven = still_unproven
+        budget *= 4
     return best
+
+
+def _keep_search(
+    setup: _Setup, weights: Sequence[int], wrap: bool, ways: list[list[KeptSet]], kept_jokers: Counter[int], score: int
+) -> KeepSearch:
+    return KeepSearch(
+        setup.must,
+        setup.optional,
+        weights,
+        must_jokers=setup.must_jokers,
+        optional_jokers=setup.optional_jokers,
+        joker_weight=weights[JOKER_INDEX],
+        wrap=wrap,
+        ways=ways,
+        kept_jokers=kept_jokers,
+        score=score,
+    )
 
 
 def _kept_table(before: Table, found: Kept, kept_jokers: Counter[int]) -> Table:
@@ -628,8 +679,11 @@ def _kept_by_set(before: Table, reading: Sequence[Tile], roles: Sequence[bool]) 
 _KEEP_ATTEMPTS = 1
 #: How many states each of those searches may visit.
 _LAYOUT_BUDGET = 1000
-#: How many states the quick search for fewer changes keeps after each step.
-_BEAM = 64
+#: How many states the depth-first search for fewer changes may visit, per
+#: joker plan and order of the numbers; and how many the full search may meet
+#: at first (then four times as many, and so on).
+_KEEP_BUDGET = 500
+_KEEP_STATES = 3000
 #: How many states the searches for a play placing the whole rack may visit;
 #: for the parts candidates() splits off, whose whole is less often playable.
 _WHOLE_RACK_BUDGET = 3000
