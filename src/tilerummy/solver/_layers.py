@@ -520,6 +520,11 @@ def _choices(
             optional_here = held_must + held_optional - keep - must_here
             bonus = max(0, keep - held_must)
             for choice in _colour_choices(runs, must_here, optional_here, jokers_left, bool(last), bool(first), ahead):
+                if choice.to_groups > 3:
+                    # A state counts colours sending one to three tiles to a
+                    # number's groups: four (only with the six-player set
+                    # and a joker standing for the fourth copy) are left out.
+                    continue
                 # Runs shorter than three need tiles (or jokers) at the next numbers.
                 later = max(0, choice.short - next_one) + max(0, choice.single - next_two)
                 if choice.jokers + later <= jokers_left:
@@ -584,7 +589,7 @@ def _matches(stronger: list[Run], weaker: Sequence[Run]) -> bool:
 
 _OPTIONS: dict[Signature, _StepOptions] = {}
 _UNWEIGHED: dict[tuple[object, ...], tuple[dict[int, list[Move]], dict[int, object]]] = {}
-_OPTIONS_LIMIT = 4000
+_OPTIONS_LIMIT = 12000
 
 
 def plan_steps(
