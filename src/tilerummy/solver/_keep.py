@@ -202,11 +202,22 @@ class KeepSearch:
         self.breaks = self.plan.breaks_ahead(must, optional, weights, total_jokers, slack, wrap)
         #: At least this many old sets are broken up by any play it finds.
         self.fewest_broken = len(ways) - len(self.plan.sets) + self.breaks[0]
-        weights = [weight * self.scale for weight in weights]
         self.joker_weight = joker_weight * self.scale
         self.top = WRAPPED_ONE if wrap else MAX_NUMBER
+        # The steps weigh rack copies as the plain searches do (so they share
+        # their choices); the gains are scaled as they are added.
         self.signatures = step_signatures(must, optional, weights, wrap, total_jokers)
-        self.still = remaining_scores(optional, weights, optional_jokers * self.joker_weight, self.top)
+        still = remaining_scores(optional, weights, optional_jokers * joker_weight, self.top)
+        self.still = [value * self.scale for value in still]
+        # Per step, the options for each pattern of kept sets around it.
+        self.options: list[dict[int, _StepOptions]] = [{} for _ in self.signatures]
+        # Per step, what the later colours hold at its number, uncapped.
+        self.later_held: list[tuple[int, ...]] = []
+        for number in range(1, self.top + 1):
+            offset = 0 if number == WRAPPED_ONE else number - 1
+            held = [must[colour * MAX_NUMBER + offset] + optional[colour * MAX_NUMBER + offset] for colour in range(4)]
+            for colour in range(4):
+                self.later_held.append(() if number == WRAPPED_ONE else tuple(held[colour + 1 :]))
 
     def run(self, keep: int, *, budget: int | None = None) -> tuple[Kept | None, bool]:
         """The play keeping at least ``keep`` sets that keeps the most (None
@@ -231,7 +242,7 @@ class KeepSearch:
                 index = (number - 1) * 4 + colour
                 closing = colour == 3
                 hope = self.still[index] + ahead - floor
-                step = _colour_step(step, self.signatures[index], plan.around[index], hope, closing=closing)
+                step = self._colour_step(step, index, hope, closing=closing)
                 history.append((step, None, closing))
                 if budget is not None:
                     left -= len(step)
@@ -240,6 +251,40 @@ class KeepSearch:
             if not step:
                 return None, True
         return self._best(step, history, floor), True
+
+    def options_for(self, index: int, key: int) -> _StepOptions:
+        """The options of a step for a state, the tiles of the kept sets it
+        has decided on set aside (here and in what the choices look ahead to)."""
+        around = self.plan.around[index]
+        kept = key & around[4]
+        options = self.options[index].get(kept)
+        if options is None:
+            signature = _set_aside(self.signatures[index], kept, around, self.later_held[index])
+            options = self.options[index][kept] = options_for(signature)
+        return options
+
+    def _colour_step(self, step: _Step, index: int, hope: int, *, closing: bool) -> _Step:
+        """Every state after one colour's choice at one number (and,
+        ``closing``, the number's groups made)."""
+        result: _Step = {}
+        get = result.get
+        watched = self.plan.around[index][4]
+        known = self.options[index]
+        scale = self.scale
+        for key, (score, _, _) in step.items():
+            if score + hope <= 0:
+                continue
+            options = known.get(key & watched)
+            if options is None:
+                options = self.options_for(index, key)
+            part = key & options.mask
+            for delta, gain, pick in options.closing(part) if closing else options.moves(part):
+                new_key = key + delta
+                new_score = score + gain * scale
+                previous = get(new_key)
+                if previous is None or new_score > previous[0]:
+                    result[new_key] = (new_score, key, pick)
+        return result
 
     def depth_first(self, keep: int, budget: int) -> tuple[Kept | None, bool]:
         """Depth first, keeping sets before breaking them up: the play that
@@ -262,7 +307,7 @@ class KeepSearch:
                 steps.append((number, colour))
                 hopes.append(self.still[(number - 1) * 4 + colour] + ahead)
         count = len(steps)
-        by_kept: list[dict[int, _StepOptions]] = [{} for _ in steps]
+        scale = self.scale
         ordered: dict[tuple[int, int], list[tuple[int, int, object]]] = {}
         seen: dict[int, int] = {}
         path: list[object] = []
@@ -298,13 +343,7 @@ class KeepSearch:
                     visit(position + 1, base + added, score + gained)
                     path.pop()
                 return
-            around = plan.around[(number - 1) * 4 + colour]
-            here, next_one, next_two, rest = around
-            kept = key & (here | next_one | next_two | sum(rest))
-            options = by_kept[position].get(kept)
-            if options is None:
-                signature = self.signatures[(number - 1) * 4 + colour]
-                options = by_kept[position][kept] = options_for(_set_aside(signature, kept, around))
+            options = self.options_for((number - 1) * 4 + colour, key)
             part = key & options.mask
             moves = ordered.get((id(options), part))
             if moves is None:
@@ -312,7 +351,7 @@ class KeepSearch:
                 moves = ordered[id(options), part] = sorted(found, key=lambda move: -move[1])
             for delta, gain, pick in moves:
                 path.append(pick)
-                visit(position + 1, key + delta, score + gain)
+                visit(position + 1, key + delta, score + gain * scale)
                 path.pop()
 
         no_runs = _run_id(())
@@ -391,6 +430,7 @@ class _KeepPlan:
         self.deciding: dict[int, list[list[tuple[int, KeptSet]]]] = {}
         self.clearing: dict[int, int] = {}
         self.reserving = [0] * (MAX_NUMBER * 4)  # per step, the bits of ways holding its face
+        decided_by: list[list[tuple[int, int]]] = [[] for _ in range(MAX_NUMBER * 4)]  # and when each is decided
         self.lasting = 0
         self.lasting_faces: dict[int, tuple[int, ...]] = {}
         self.undecided_after = [0] * (MAX_NUMBER + 1)
@@ -413,21 +453,31 @@ class _KeepPlan:
                 for face in way.faces:
                     colour, offset = divmod(face, MAX_NUMBER)
                     self.reserving[offset * 4 + colour] |= mask
+                    decided_by[offset * 4 + colour].append((first, mask))
                 options.append((mask, way))
             self.deciding.setdefault(first, []).append(options)
         # Per step: the bits of the ways holding its face, the faces of the
         # next two numbers in its colour and those of the later colours.
-        self.around: list[tuple[int, int, int, tuple[int, ...]]] = []
+        self.around: list[tuple[int, int, int, tuple[int, ...], int]] = []
         for number in range(1, WRAPPED_ONE + 1):
             for colour in range(len(COLOURS)):
 
-                def holding(at: int, colour: int = colour) -> int:
-                    return self.reserving[(at - 1) * 4 + colour] if at <= MAX_NUMBER else 0
+                def holding(at: int, colour: int = colour, number: int = number) -> int:
+                    """The bits of the ways holding a face, among those
+                    decided by this number (a bit may serve another set
+                    before its own is decided)."""
+                    bits = 0
+                    if at <= MAX_NUMBER:
+                        for first, mask in decided_by[(at - 1) * 4 + colour]:
+                            if first <= number:
+                                bits |= mask
+                    return bits
 
                 later = tuple(holding(number, other) for other in range(colour + 1, len(COLOURS)))
-                self.around.append(
-                    (holding(number), holding(number + 1), holding(number + 2), () if number > MAX_NUMBER else later)
-                )
+                if number > MAX_NUMBER:
+                    later = ()
+                here, one, two = holding(number), holding(number + 1), holding(number + 2)
+                self.around.append((here, one, two, later, here | one | two | sum(later)))
         self._used: dict[int, Counter[int]] = {0: Counter()}
         self._combos: dict[int, list[_Combo]] = {}
         self._decisions: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
@@ -575,48 +625,16 @@ class _KeepPlan:
         return result, combos
 
 
-def _colour_step(
-    step: _Step, signature: Signature, around: tuple[int, int, int, tuple[int, ...]], hope: int, *, closing: bool
-) -> _Step:
-    """Every state after one colour's choice at one number (and, ``closing``,
-    the number's groups made), with the tiles of kept sets set aside.
-
-    ``around``: the bits of the ways to keep a set that hold this step's
-    face, then the faces of the next two numbers in this colour, then those
-    of the later colours at this number: kept sets already decided hold
-    those tiles, which the choices here then do not count on.
-    """
-    result: _Step = {}
-    get = result.get
-    here, next_one, next_two, rest = around
-    watched = here | next_one | next_two
-    for bits in rest:
-        watched |= bits
-    by_kept: dict[int, _StepOptions] = {}
-    for key, (score, _, _) in step.items():
-        if score + hope <= 0:
-            continue
-        kept = key & watched
-        options = by_kept.get(kept)
-        if options is None:
-            options = by_kept[kept] = options_for(_set_aside(signature, kept, around))
-        part = key & options.mask
-        for delta, gain, pick in options.closing(part) if closing else options.moves(part):
-            new_key = key + delta
-            new_score = score + gain
-            previous = get(new_key)
-            if previous is None or new_score > previous[0]:
-                result[new_key] = (new_score, key, pick)
-    return result
-
-
-def _set_aside(signature: Signature, kept: int, around: tuple[int, int, int, tuple[int, ...]]) -> Signature:
+def _set_aside(
+    signature: Signature, kept: int, around: tuple[int, int, int, tuple[int, ...], int], later_held: tuple[int, ...]
+) -> Signature:
     """The step with the tiles of the kept sets in ``kept`` (bits as in a
-    state) set aside, here and in what the choices look ahead to."""
+    state) set aside, here and in what the choices look ahead to
+    (``later_held``: the later colours' tiles at this number, uncapped)."""
     if not kept:
         return signature
-    colour, first, last, wrapped, held_must, held_optional, ahead, next_one, next_two, weight, jokers, rest = signature
-    here, one, two, later = around
+    colour, first, last, wrapped, held_must, held_optional, ahead, next_one, next_two, weight, jokers, _ = signature
+    here, one, two, later, _ = around
     return (
         colour,
         first,
@@ -629,7 +647,7 @@ def _set_aside(signature: Signature, kept: int, around: tuple[int, int, int, tup
         next_two - (kept & two).bit_count(),
         weight,
         jokers,
-        tuple(min(3, held - (kept & bits).bit_count()) for held, bits in zip(rest, later, strict=True)),
+        tuple(min(3, held - (kept & bits).bit_count()) for held, bits in zip(later_held, later, strict=True)),
     )
 
 

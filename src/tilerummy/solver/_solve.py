@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -286,7 +286,7 @@ def best_in_box(
         whole = [must[face] + optional[face] for face in range(FACE_COUNT)]
         melds = any_layout(whole, jokers, wrap=rules.wrap, budget=budget)
         if melds is not None:
-            return _Found(everything, _arrange(before, melds, plan, rules), tuple(setups))
+            return _Found(everything, _arrange(before, melds, plan, rules), tuple(setups), tuple(low), tuple(high))
     for setup in setups:
         plan, from_rack, must, optional = setup.plan, setup.from_rack, setup.must, setup.optional
         if best_score >= everything:
@@ -317,7 +317,7 @@ def best_in_box(
             best = arrangement.melds, plan
     if best is None:
         return None
-    return _Found(best_score, _arrange(before, best[0], best[1], rules), tuple(setups))
+    return _Found(best_score, _arrange(before, best[0], best[1], rules), tuple(setups), tuple(low), tuple(high))
 
 
 def _initial_meld(before: Table, rack: list[int], weights: list[int], rules: Rules) -> Table | None:
@@ -537,6 +537,8 @@ class _Found:
     score: int
     table: Table
     setups: tuple[_Setup, ...] = ()
+    low: tuple[int, ...] = ()
+    high: tuple[int, ...] = ()
 
 
 def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules: Rules) -> Table:
@@ -544,36 +546,30 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
     fewest old sets (see :mod:`._keep`).
 
     Each joker plan is searched for a play changing fewer sets than the best
-    known, first depth first within a small budget, then fully. How long a
-    full search takes depends much on the order of the numbers (it is quick
-    when the sets that must change come first), so without ``wrap`` (where
-    the numbers may as well be counted down) both orders are tried, each
-    within a budget that grows fourfold until one of them goes through.
+    known: depth first within a small budget, which often finds the fewest,
+    then fully, to prove it or find fewer. How long a full search takes
+    depends much on the order of the numbers (it is quick when the sets
+    that must change come first), so without ``wrap`` (where the numbers may
+    as well be counted down) both orders are tried, each within a budget
+    that grows fourfold until one of them goes through.
     """
     broken = len(changed_sets(before, found.table))
     if not broken or not found.setups:
         return found.table
     free = rules.joker_replacement is JokerReplacement.FREE
     count = len(before.melds)
-    plans: list[tuple[list[tuple[KeepSearch, bool]], Counter[int]]] = []
-    for setup in found.setups:
-        kept_jokers = Counter() if free else setup.plan.kept
-        ways = ways_to_keep(before.melds, free=free, kept_jokers=kept_jokers)
-        score = found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack))
-        orders = [(_keep_search(setup, weights, rules.wrap, ways, kept_jokers, score), False)]
-        if not rules.wrap:
-            counted_down = _Setup(
-                setup.plan,
-                setup.from_rack,
-                mirrored_counts(setup.must),
-                mirrored_counts(setup.optional),
-                setup.must_jokers,
-                setup.optional_jokers,
-            )
-            kept_down = Counter({mirrored_face(face): copies for face, copies in kept_jokers.items()})
-            search = _keep_search(counted_down, mirrored_counts(weights), False, mirrored_ways(ways), kept_down, score)
-            orders.append((search, True))
-        plans.append((orders, kept_jokers))
+    plans = [
+        _searches(
+            before,
+            setup,
+            weights,
+            rules.wrap,
+            Counter() if free else setup.plan.kept,
+            found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack)),
+            free=free,
+        )
+        for setup in found.setups
+    ]
     plans.sort(key=lambda plan: plan[0][0][0].fewest_broken)
     best = found.table
 
@@ -582,39 +578,75 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
         best = _kept_table(before, mirrored_kept(kept) if mirrored else kept, kept_jokers)
         broken = count - len(kept.kept)
 
-    unproven = []
+    # A good play to beat first, from the likeliest plan: then the full
+    # searches mostly just prove there is none better, which is quick.
+    orders, kept_jokers = plans[0]
+    for keep_search, mirrored in orders:
+        if keep_search.fewest_broken >= broken:
+            break
+        kept, finished = keep_search.depth_first(count - broken + 1, _KEEP_BUDGET)
+        if kept is not None:
+            take(kept, mirrored, kept_jokers)
+        if finished:
+            plans = plans[1:]
+            break
+    _prove(plans, count, lambda: broken, take)
+    return best
+
+
+def _prove(
+    plans: list[tuple[list[tuple[KeepSearch, bool]], Counter[int]]],
+    count: int,
+    broken: Callable[[], int],
+    take: Callable[[Kept, bool, Counter[int]], None],
+) -> None:
+    """Search each plan in turn fully for a play keeping more sets than
+    ``count`` less ``broken()``, in either order of the numbers, with a
+    budget growing fourfold until one order goes through; each play found
+    goes to ``take`` (and makes the next plans' searches quicker)."""
     for orders, kept_jokers in plans:
+        budget = _KEEP_STATES
         finished = False
-        for search, mirrored in orders:
-            if search.fewest_broken >= broken:
-                finished = True
-                break
-            kept, finished = search.depth_first(count - broken + 1, _KEEP_BUDGET)
-            if kept is not None:
-                take(kept, mirrored, kept_jokers)
-            if finished:
-                break
-        if not finished:
-            unproven.append((orders, kept_jokers))
-    budget = _KEEP_STATES
-    while unproven:
-        still_unproven = []
-        for orders, kept_jokers in unproven:
-            finished = False
-            for search, mirrored in orders:
-                if search.fewest_broken >= broken:
+        while not finished:
+            for keep_search, mirrored in orders:
+                if keep_search.fewest_broken >= broken():
                     finished = True
                     break
-                kept, finished = search.run(count - broken + 1, budget=budget)
+                kept, finished = keep_search.run(count - broken() + 1, budget=budget)
                 if kept is not None:
                     take(kept, mirrored, kept_jokers)
                 if finished:
                     break
-            if not finished:
-                still_unproven.append((orders, kept_jokers))
-        unproven = still_unproven
-        budget *= 4
-    return best
+            budget *= 4
+
+
+def _searches(
+    before: Table,
+    setup: _Setup,
+    weights: Sequence[int],
+    wrap: bool,
+    kept_jokers: Counter[int],
+    score: int,
+    *,
+    free: bool,
+) -> tuple[list[tuple[KeepSearch, bool]], Counter[int]]:
+    """The searches for one plan: numbers counted up, and down unless
+    ``wrap``; each with whether it counts down."""
+    ways = ways_to_keep(before.melds, free=free, kept_jokers=kept_jokers)
+    orders = [(_keep_search(setup, weights, wrap, ways, kept_jokers, score), False)]
+    if not wrap:
+        counted_down = _Setup(
+            setup.plan,
+            setup.from_rack,
+            mirrored_counts(setup.must),
+            mirrored_counts(setup.optional),
+            setup.must_jokers,
+            setup.optional_jokers,
+        )
+        kept_down = Counter({mirrored_face(face): copies for face, copies in kept_jokers.items()})
+        search = _keep_search(counted_down, mirrored_counts(weights), False, mirrored_ways(ways), kept_down, score)
+        orders.append((search, True))
+    return orders, kept_jokers
 
 
 def _keep_search(
@@ -682,8 +714,8 @@ _LAYOUT_BUDGET = 1000
 #: How many states the depth-first search for fewer changes may visit, per
 #: joker plan and order of the numbers; and how many the full search may meet
 #: at first (then four times as many, and so on).
-_KEEP_BUDGET = 500
-_KEEP_STATES = 3000
+_KEEP_BUDGET = 1500
+_KEEP_STATES = 1000
 #: How many states the searches for a play placing the whole rack may visit;
 #: for the parts candidates() splits off, whose whole is less often playable.
 _WHOLE_RACK_BUDGET = 3000
