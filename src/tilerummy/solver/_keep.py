@@ -25,9 +25,10 @@ jokers to place, like any other use of a joker.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -211,6 +212,23 @@ class KeepSearch:
         self.still = [value * self.scale for value in still]
         # Per step, the options for each pattern of kept sets around it.
         self.options: list[dict[int, _StepOptions]] = [{} for _ in self.signatures]
+        # The steps in order, as (number, colour), colour -1 to decide which
+        # sets beginning at that number are kept; and the most each state
+        # could still add from there (before deciding, the sets beginning
+        # there may all be kept).
+        self.steps: list[tuple[int, int]] = []
+        self.hopes: list[int] = []
+        plan = self.plan
+        for number in range(1, self.top + 1):
+            ahead = plan.undecided_after[number] - self.breaks[number] if number <= MAX_NUMBER else 0
+            if number in plan.deciding or number in plan.clearing:
+                self.steps.append((number, -1))
+                self.hopes.append(
+                    self.still[(number - 1) * 4] + plan.undecided_after[number - 1] - self.breaks[number - 1]
+                )
+            for colour in range(4):
+                self.steps.append((number, colour))
+                self.hopes.append(self.still[(number - 1) * 4 + colour] + ahead)
         # Per step, what the later colours hold at its number, uncapped.
         self.later_held: list[tuple[int, ...]] = []
         for number in range(1, self.top + 1):
@@ -219,13 +237,22 @@ class KeepSearch:
             for colour in range(4):
                 self.later_held.append(() if number == WRAPPED_ONE else tuple(held[colour + 1 :]))
 
-    def run(self, keep: int, *, budget: int | None = None) -> tuple[Kept | None, bool]:
-        """The play keeping at least ``keep`` sets that keeps the most (None
-        if there is none), and whether the search went through: it stops once
-        the states it met, step after step, add up to more than ``budget``."""
+    def run(self, keep: int) -> Kept | None:
+        """The play keeping at least ``keep`` sets that keeps the most, or
+        None if there is none."""
+        steps = self.stepwise(keep)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                result: Kept | None = done.value
+                return result
+
+    def stepwise(self, keep: int) -> Generator[int, None, Kept | None]:
+        """As :meth:`run`, one step at a time: yields how many states each
+        step left, so that searches can take turns; returns the play."""
         plan = self.plan
         floor = self.score * self.scale + keep - 1
-        left = budget if budget is not None else -1
         no_runs = _run_id(())
         start = no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS
         step: _Step = {start: (0, -1, None)}
@@ -238,19 +265,17 @@ class KeepSearch:
                 hope = self.still[(number - 1) * 4] + ahead - floor
                 step, combos = plan.decide(step, number, hope)
                 history.append((step, combos, False))
+                yield len(step)
             for colour in range(4):
                 index = (number - 1) * 4 + colour
                 closing = colour == 3
                 hope = self.still[index] + ahead - floor
                 step = self._colour_step(step, index, hope, closing=closing)
                 history.append((step, None, closing))
-                if budget is not None:
-                    left -= len(step)
-                    if left < 0:
-                        return None, False
+                yield len(step)
             if not step:
-                return None, True
-        return self._best(step, history, floor), True
+                return None
+        return self._best(step, history, floor)
 
     def options_for(self, index: int, key: int) -> _StepOptions:
         """The options of a step for a state, the tiles of the kept sets it
@@ -286,6 +311,31 @@ class KeepSearch:
                     result[new_key] = (new_score, key, pick)
         return result
 
+    def final(self, key: int, score: int) -> int | None:
+        """The score of a state past the last step, or None if it is no play
+        (a run left short, or jokers that had to be placed left out)."""
+        used = key >> _USED_SHIFT & 15
+        if used < self.must_jokers or not all(_is_closed(key >> colour * _RUN_BITS & _RUN_MASK) for colour in range(4)):
+            return None
+        return score + (used - self.must_jokers) * self.joker_weight
+
+    def play(self, picks: Sequence[object], score: int) -> Kept:
+        """The play a state past the last step stands for, from what was
+        chosen at each step."""
+        kept_sets: list[KeptSet] = []
+        layout: list[Pick | int] = []
+        for (number, colour), pick in zip(self.steps, picks, strict=True):
+            if colour < 0:
+                assert isinstance(pick, int)
+                kept_sets.extend(self.plan.combos(number)[pick][0])
+            elif colour == 3:
+                choice, jokers = cast(tuple[Pick, int], pick)
+                layout.append(choice)
+                layout.append(jokers)
+            else:
+                layout.append(cast(Pick, pick))
+        return Kept(tuple(sorted(kept_sets, key=lambda way: way.index)), lay_out_path(layout), score)
+
     def depth_first(self, keep: int, budget: int) -> tuple[Kept | None, bool]:
         """Depth first, keeping sets before breaking them up: the play that
         keeps the most sets, at least ``keep``, found within ``budget``
@@ -294,39 +344,21 @@ class KeepSearch:
         Each state is tried once for each better score it is reached with;
         a play found raises the bar for the rest.
         """
-        plan = self.plan
-        steps: list[tuple[int, int]] = []  # (number, colour), colour -1 to decide
-        hopes: list[int] = []
-        for number in range(1, self.top + 1):
-            ahead = plan.undecided_after[number] - self.breaks[number] if number <= MAX_NUMBER else 0
-            if number in plan.deciding or number in plan.clearing:
-                # Before deciding, the sets beginning here may all be kept.
-                steps.append((number, -1))
-                hopes.append(self.still[(number - 1) * 4] + plan.undecided_after[number - 1] - self.breaks[number - 1])
-            for colour in range(4):
-                steps.append((number, colour))
-                hopes.append(self.still[(number - 1) * 4 + colour] + ahead)
+        plan, steps, hopes, scale = self.plan, self.steps, self.hopes, self.scale
         count = len(steps)
-        scale = self.scale
         ordered: dict[tuple[int, int], list[tuple[int, int, object]]] = {}
         seen: dict[int, int] = {}
         path: list[object] = []
         best: list[object] | None = None
-        best_key = -1
-        floor = self.score * self.scale + keep - 1
+        floor = self.score * scale + keep - 1
         left = budget
-        must_jokers, joker_weight = self.must_jokers, self.joker_weight
 
         def visit(position: int, key: int, score: int) -> None:
-            nonlocal best, best_key, floor, left
+            nonlocal best, floor, left
             if position == count:
-                used = key >> _USED_SHIFT & 15
-                if used >= must_jokers and all(
-                    _is_closed(key >> colour * _RUN_BITS & _RUN_MASK) for colour in range(4)
-                ):
-                    final = score + (used - must_jokers) * joker_weight
-                    if final > floor:
-                        floor, best, best_key = final, list(path), key
+                final = self.final(key, score)
+                if final is not None and final > floor:
+                    floor, best = final, list(path)
                 return
             if score + hopes[position] <= floor or left <= 0:
                 return
@@ -357,21 +389,7 @@ class KeepSearch:
         no_runs = _run_id(())
         visit(0, no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS, 0)
         finished = left > 0
-        if best is None:
-            return None, finished
-        kept_sets: list[KeptSet] = []
-        layout: list[Pick | int] = []
-        for (number, colour), pick in zip(steps, best, strict=True):
-            if colour < 0:
-                assert isinstance(pick, int)
-                kept_sets.extend(plan.combos(number)[pick][0])
-            elif colour == 3:
-                choice, jokers = cast(tuple[Pick, int], pick)
-                layout.append(choice)
-                layout.append(jokers)
-            else:
-                layout.append(cast(Pick, pick))
-        return Kept(tuple(sorted(kept_sets, key=lambda way: way.index)), lay_out_path(layout), floor), finished
+        return (None if best is None else self.play(best, floor)), finished
 
     def _best(self, step: _Step, history: list[tuple[_Step, list[_Combo] | None, bool]], floor: int) -> Kept | None:
         """The best state at the end, and the play it stands for."""
@@ -517,29 +535,32 @@ class _KeepPlan:
                 sure[face] -= count
                 free[face] -= count
                 holders[face].append((first, index))
-        placed = [face for face in range(numbered) if sure[face] > 0 or optional[face]]
-        windows = {face: _windows(face, top) for face in placed}
+        # Tiles that may still need a later set (a tile that can do without
+        # at some number can do without at every later one: more is free).
+        needing = [face for face in range(numbered) if sure[face] > 0 or optional[face]]
         breaks = [0] * (MAX_NUMBER + 1)
-        for number in range(MAX_NUMBER + 1):
+        last_first = max((first for first, _ in self.sets), default=0)
+        for number in range(min(MAX_NUMBER, last_first - 1) + 1):
             for first, faces in self.sets:
                 if first == number:
                     for face, count in faces.items():
                         free[face] += count
-            if all(first <= number for first, _ in self.sets):
-                break
             needy: list[tuple[set[int], int | None]] = []  # the later sets it needs one of; the cost of leaving it
-            for face in placed:
+            still_needing = []
+            for face in needing:
                 if face % MAX_NUMBER < number:
                     continue
                 hosts: set[int] = set()
-                for window in windows[face]:
+                for window in _windows(face, top):
                     missing = [other for other in window if free[other] <= 0]
                     if len(missing) <= jokers:
                         break
                     for other in missing:
                         hosts.update(index for first, index in holders[other] if first > number)
                 else:
+                    still_needing.append(face)
                     needy.append((hosts, None if sure[face] > 0 else weights[face] * optional[face]))
+            needing = still_needing
             breaks[number] = _disjoint_count(needy, slack)
         return breaks
 
@@ -651,6 +672,7 @@ def _set_aside(
     )
 
 
+@functools.cache
 def _windows(face: int, top: int) -> list[list[int]]:
     """The other faces of each three tiles that hold this one in a set: with
     two other colours of its number, or with two neighbours in a run."""

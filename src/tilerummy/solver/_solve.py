@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -545,13 +545,12 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
     """The table after a play that scores as ``found`` does and changes the
     fewest old sets (see :mod:`._keep`).
 
-    Each joker plan is searched for a play changing fewer sets than the best
-    known: depth first within a small budget, which often finds the fewest,
-    then fully, to prove it or find fewer. How long a full search takes
-    depends much on the order of the numbers (it is quick when the sets
-    that must change come first), so without ``wrap`` (where the numbers may
-    as well be counted down) both orders are tried, each within a budget
-    that grows fourfold until one of them goes through.
+    A depth-first search within a small budget, on the likeliest joker plan,
+    finds a play to beat (often the best); then each plan is searched fully
+    for a better one, which mostly just proves there is none. How long a full
+    search takes depends much on the order of the numbers (it is quick when
+    the sets that must change come first): without ``wrap`` (where the
+    numbers may as well be counted down) both orders take turns.
     """
     broken = len(changed_sets(before, found.table))
     if not broken or not found.setups:
@@ -559,7 +558,7 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
     free = rules.joker_replacement is JokerReplacement.FREE
     count = len(before.melds)
     plans = [
-        _searches(
+        _Orders(
             before,
             setup,
             weights,
@@ -570,83 +569,102 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
         )
         for setup in found.setups
     ]
-    plans.sort(key=lambda plan: plan[0][0][0].fewest_broken)
+    plans.sort(key=lambda plan: plan.forward.fewest_broken)
     best = found.table
 
-    def take(kept: Kept, mirrored: bool, kept_jokers: Counter[int]) -> None:
+    def take(kept: Kept, mirrored: bool, plan: _Orders) -> None:
         nonlocal best, broken
-        best = _kept_table(before, mirrored_kept(kept) if mirrored else kept, kept_jokers)
+        best = _kept_table(before, mirrored_kept(kept) if mirrored else kept, plan.kept_jokers)
         broken = count - len(kept.kept)
 
     # A good play to beat first, from the likeliest plan: then the full
     # searches mostly just prove there is none better, which is quick.
-    orders, kept_jokers = plans[0]
-    for keep_search, mirrored in orders:
+    for keep_search, mirrored in plans[0].searches():
         if keep_search.fewest_broken >= broken:
             break
         kept, finished = keep_search.depth_first(count - broken + 1, _KEEP_BUDGET)
         if kept is not None:
-            take(kept, mirrored, kept_jokers)
+            take(kept, mirrored, plans[0])
         if finished:
             plans = plans[1:]
             break
-    _prove(plans, count, lambda: broken, take)
+    for plan in plans:
+        if plan.forward.fewest_broken >= broken:
+            continue
+        found_here = _race(plan, count - broken + 1)
+        if found_here is not None:
+            take(*found_here, plan)
     return best
 
 
-def _prove(
-    plans: list[tuple[list[tuple[KeepSearch, bool]], Counter[int]]],
-    count: int,
-    broken: Callable[[], int],
-    take: Callable[[Kept, bool, Counter[int]], None],
-) -> None:
-    """Search each plan in turn fully for a play keeping more sets than
-    ``count`` less ``broken()``, in either order of the numbers, with a
-    budget growing fourfold until one order goes through; each play found
-    goes to ``take`` (and makes the next plans' searches quicker)."""
-    for orders, kept_jokers in plans:
-        budget = _KEEP_STATES
-        finished = False
-        while not finished:
-            for keep_search, mirrored in orders:
-                if keep_search.fewest_broken >= broken():
-                    finished = True
-                    break
-                kept, finished = keep_search.run(count - broken() + 1, budget=budget)
-                if kept is not None:
-                    take(kept, mirrored, kept_jokers)
-                if finished:
-                    break
-            budget *= 4
+class _Orders:
+    """One joker plan's searches for fewer changes, with the numbers counted
+    up and (unless ``wrap``) down, each set up when first wanted."""
+
+    def __init__(
+        self,
+        before: Table,
+        setup: _Setup,
+        weights: Sequence[int],
+        wrap: bool,
+        kept_jokers: Counter[int],
+        score: int,
+        *,
+        free: bool,
+    ) -> None:
+        self.setup = setup
+        self.weights = weights
+        self.wrap = wrap
+        self.kept_jokers = kept_jokers
+        self.score = score
+        self.ways = ways_to_keep(before.melds, free=free, kept_jokers=kept_jokers)
+        self.forward = _keep_search(setup, weights, wrap, self.ways, kept_jokers, score)
+        self._down: KeepSearch | None = None
+
+    def searches(self) -> list[tuple[KeepSearch, bool]]:
+        """The searches, each with whether its numbers count down."""
+        if self.wrap:
+            return [(self.forward, False)]
+        if self._down is None:
+            setup = self.setup
+            counted_down = _Setup(
+                setup.plan,
+                setup.from_rack,
+                mirrored_counts(setup.must),
+                mirrored_counts(setup.optional),
+                setup.must_jokers,
+                setup.optional_jokers,
+            )
+            kept_down = Counter({mirrored_face(face): copies for face, copies in self.kept_jokers.items()})
+            self._down = _keep_search(
+                counted_down, mirrored_counts(self.weights), False, mirrored_ways(self.ways), kept_down, self.score
+            )
+        return [(self.forward, False), (self._down, True)]
 
 
-def _searches(
-    before: Table,
-    setup: _Setup,
-    weights: Sequence[int],
-    wrap: bool,
-    kept_jokers: Counter[int],
-    score: int,
-    *,
-    free: bool,
-) -> tuple[list[tuple[KeepSearch, bool]], Counter[int]]:
-    """The searches for one plan: numbers counted up, and down unless
-    ``wrap``; each with whether it counts down."""
-    ways = ways_to_keep(before.melds, free=free, kept_jokers=kept_jokers)
-    orders = [(_keep_search(setup, weights, wrap, ways, kept_jokers, score), False)]
-    if not wrap:
-        counted_down = _Setup(
-            setup.plan,
-            setup.from_rack,
-            mirrored_counts(setup.must),
-            mirrored_counts(setup.optional),
-            setup.must_jokers,
-            setup.optional_jokers,
-        )
-        kept_down = Counter({mirrored_face(face): copies for face, copies in kept_jokers.items()})
-        search = _keep_search(counted_down, mirrored_counts(weights), False, mirrored_ways(ways), kept_down, score)
-        orders.append((search, True))
-    return orders, kept_jokers
+def _race(plan: _Orders, keep: int) -> tuple[Kept, bool] | None:
+    """The play of this plan keeping the most sets, at least ``keep`` (None
+    if there is none), with whether its numbers count down. The orders of
+    the numbers take turns, each going on for as many states as the other
+    has met so far and then as many again, until one of them goes through:
+    so this costs at most about twice what the quicker order does (and the
+    numbers counted down are only set up if counting up is not quick)."""
+    running = [(plan.forward.stepwise(keep), False)]
+    met = [0, 0]
+    allowance = _KEEP_STATES
+    while True:
+        for turn, (steps, mirrored) in enumerate(running):
+            try:
+                while met[turn] < allowance:
+                    met[turn] += next(steps)
+            except StopIteration as finished:
+                kept: Kept | None = finished.value
+                return None if kept is None else (kept, mirrored)
+        if len(running) == 1 and not plan.wrap:
+            down, _ = plan.searches()[1]
+            running.append((down.stepwise(keep), True))
+        else:
+            allowance *= 2
 
 
 def _keep_search(
