@@ -223,6 +223,29 @@ def _ranked_parts(
     return sorted(groups.items(), reverse=True)
 
 
+def fewest_changes_placing(
+    part: Sequence[Tile],
+    rack: Sequence[Tile],
+    table: Table,
+    rules: Rules,
+    *,
+    initial_meld_done: bool,
+    below: int | None = None,
+) -> int | None:
+    """The fewest old sets a legal play placing exactly ``part`` changes, or
+    None if no such play (or, with ``below``, none changing fewer) exists."""
+    tiles = tuple(sorted([*table.tiles().elements(), *part], key=lambda tile: tile.sort_key))
+    # Cheapest first: the first legal layout changes the fewest.
+    options = sorted(partitions(tiles, rules.wrap), key=lambda melds: changes(table, Table(melds)))
+    for melds in options:
+        broken = changes(table, Table(melds))
+        if below is not None and broken >= below:
+            return None
+        if is_legal(table, melds, rack, rules, melded=initial_meld_done):
+            return broken
+    return None
+
+
 def reference_fewest_changes(
     rack: Sequence[Tile], table: Table, rules: Rules, *, initial_meld_done: bool, objective: str
 ) -> int | None:
@@ -231,16 +254,9 @@ def reference_fewest_changes(
     for _, parts in _ranked_parts(rack, rules, objective):
         fewest: int | None = None
         for part in parts:
-            tiles = tuple(sorted([*table.tiles().elements(), *part], key=lambda tile: tile.sort_key))
-            # Cheapest first: the first legal layout is the part's fewest.
-            options = sorted(partitions(tiles, rules.wrap), key=lambda melds: changes(table, Table(melds)))
-            for melds in options:
-                broken = changes(table, Table(melds))
-                if fewest is not None and broken >= fewest:
-                    break
-                if is_legal(table, melds, rack, rules, melded=initial_meld_done):
-                    fewest = broken
-                    break
+            broken = fewest_changes_placing(part, rack, table, rules, initial_meld_done=initial_meld_done, below=fewest)
+            if broken is not None:
+                fewest = broken
         if fewest is not None:
             return fewest
     return None

@@ -40,13 +40,15 @@ class SolverError(TilerummyError):
 @dataclass(frozen=True, slots=True)
 class Solution:
     """A play: the rack tiles placed, the table after it, the rack value removed
-    (a joker counting the rules' joker penalty) and the move in short steps."""
+    (a joker counting the rules' joker penalty), the move in short steps, and
+    how many sets on the table it changes."""
 
     placed: tuple[Tile, ...]
     table: Table
     value: int
     steps: tuple[str, ...]
     meld_value: int | None = None  # an initial meld's worth, jokers as the tiles they stand for
+    changed: int = 0  # how many sets on the table the play changes (see changed_sets)
 
     @property
     def tiles_placed(self) -> int:
@@ -59,6 +61,7 @@ class Solution:
             "value": self.value,
             "steps": list(self.steps),
             "meld_value": self.meld_value,
+            "changed": self.changed,
         }
 
 
@@ -831,7 +834,8 @@ def _finish(before: Table, after: Table, rack: Sequence[Tile], rules: Rules, *, 
     placed = tuple(sorted(judged.from_rack.elements()))
     value = sum(rules.joker_penalty if tile.is_joker else tile.number for tile in placed)
     steps = tuple(describe(before, judged.table, Counter(placed)))
-    return Solution(placed, judged.table, value, steps, judged.meld_value)
+    changed = len(changed_sets(before, judged.table))
+    return Solution(placed, judged.table, value, steps, judged.meld_value, changed)
 
 
 def describe(before: Table, after: Table, placed: Counter[Tile]) -> list[str]:
