@@ -591,12 +591,14 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
         if finished:
             plans = plans[1:]
             break
+    favourite: bool | None = None
     for plan in plans:
         if plan.forward.fewest_broken >= broken:
             continue
-        found_here = _race(plan, count - broken + 1)
-        if found_here is not None:
-            take(*found_here, plan)
+        kept, mirrored = _race(plan, count - broken + 1, favourite)
+        if kept is not None:
+            take(kept, mirrored, plan)
+        favourite = None if rules.wrap else mirrored
     return best
 
 
@@ -645,24 +647,32 @@ class _Orders:
         return [(self.forward, False), (self._down, True)]
 
 
-def _race(plan: _Orders, keep: int) -> tuple[Kept, bool] | None:
+def _race(plan: _Orders, keep: int, favourite: bool | None) -> tuple[Kept | None, bool]:
     """The play of this plan keeping the most sets, at least ``keep`` (None
-    if there is none), with whether its numbers count down. The orders of
-    the numbers take turns, each going on for as many states as the other
-    has met so far and then as many again, until one of them goes through:
-    so this costs at most about twice what the quicker order does (and the
-    numbers counted down are only set up if counting up is not quick)."""
-    running = [(plan.forward.stepwise(keep), False)]
+    if there is none), and which order of the numbers found it (True:
+    counted down).
+
+    The orders take turns, each going on until it has met as many states as
+    it is allowed, the allowance doubling each round, until one of them goes
+    through: so this costs at most about twice what the quicker order does.
+    The ``favourite`` order (the quicker one for the plans before: the same
+    table makes them alike) goes first and is allowed eight times as much;
+    with no favourite, counting down is only set up if counting up is not
+    quick."""
+    orders = plan.searches() if favourite is not None else [(plan.forward, False)]
+    if favourite:
+        orders.reverse()
+    running = [(keep_search.stepwise(keep), mirrored) for keep_search, mirrored in orders]
     met = [0, 0]
     allowance = _KEEP_STATES
     while True:
         for turn, (steps, mirrored) in enumerate(running):
+            limit = allowance * 8 if favourite is not None and turn == 0 else allowance
             try:
-                while met[turn] < allowance:
+                while met[turn] < limit:
                     met[turn] += next(steps)
             except StopIteration as finished:
-                kept: Kept | None = finished.value
-                return None if kept is None else (kept, mirrored)
+                return finished.value, mirrored
         if len(running) == 1 and not plan.wrap:
             down, _ = plan.searches()[1]
             running.append((down.stepwise(keep), True))
