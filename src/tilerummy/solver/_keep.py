@@ -370,7 +370,7 @@ class KeepSearch:
             number, colour = steps[position]
             if colour < 0:
                 base = key & ~plan.clearing.get(number, 0)
-                for added, gained, index in plan.decisions(key, number):
+                for added, gained, index in plan.decisions(base, number):
                     path.append(index)
                     visit(position + 1, base + added, score + gained)
                     path.pop()
@@ -564,13 +564,13 @@ class _KeepPlan:
             breaks[number] = _disjoint_count(needy, slack)
         return breaks
 
-    def decisions(self, key: int, number: int) -> list[tuple[int, int, int]]:
-        """For one state, each way on from deciding the sets beginning at
-        this number: what it adds to the state (after clearing the bits of
-        sets already past), the sets kept and which way it is (among
+    def decisions(self, base: int, number: int) -> list[tuple[int, int, int]]:
+        """For a state whose bits of sets already past are cleared (``base``),
+        each way on from deciding the sets beginning at this number: what it
+        adds to the state, the sets kept and which way it is (among
         :meth:`combos`), those keeping more first."""
-        lasting = key & self.lasting
-        jokers = key >> _USED_SHIFT & 15
+        lasting = base & self.lasting
+        jokers = base >> _USED_SHIFT & 15
         cache_key = (number, lasting, jokers)
         found = self._decisions.get(cache_key)
         if found is None:
@@ -621,29 +621,20 @@ class _KeepPlan:
     def decide(self, step: _Step, number: int, hope: int) -> tuple[_Step, list[_Combo]]:
         """Every state after deciding which sets beginning at this number are
         kept (the bits of sets already past are cleared, so states alike meet)."""
-        combos = self.combos(number)
         clear = ~self.clearing.get(number, 0)
         result: _Step = {}
         get = result.get
         for key, (score, _, _) in step.items():
             base = key & clear
-            used = self.used(base & self.lasting) if self.lasting else None
-            jokers = key >> _USED_SHIFT & 15
-            for index, (chosen, bits, faces, taken) in enumerate(combos):
-                gained = len(chosen)
-                if score + gained + hope <= 0:
-                    continue
-                if faces and used is not None and faces + used - self.kept_jokers:
-                    continue
-                if taken and jokers + taken > self.total_jokers:
-                    continue
-                new_key = base | bits
-                if taken:
-                    new_key += taken << _USED_SHIFT
+            for added, gained, index in self.decisions(base, number):
+                new_score = score + gained
+                if new_score + hope <= 0:
+                    break  # the rest keep fewer
+                new_key = base + added
                 previous = get(new_key)
-                if previous is None or score + gained > previous[0]:
-                    result[new_key] = (score + gained, key, index)
-        return result, combos
+                if previous is None or new_score > previous[0]:
+                    result[new_key] = (new_score, key, index)
+        return result, self.combos(number)
 
 
 def _set_aside(
