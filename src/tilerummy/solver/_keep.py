@@ -346,8 +346,15 @@ class KeepSearch:
         """
         plan, steps, hopes, scale = self.plan, self.steps, self.hopes, self.scale
         count = len(steps)
-        ordered: dict[tuple[int, int], list[tuple[int, int, object]]] = {}
-        seen: dict[int, int] = {}
+        # Per step: its decisions' clearing, or its options by kept sets
+        # around it and the moves by state part, best first.
+        clearing = [~plan.clearing.get(number, 0) for number, _ in steps]
+        indexes = [(number - 1) * 4 + colour for number, colour in steps]
+        watched = [
+            plan.around[index][4] if colour >= 0 else 0 for index, (_, colour) in zip(indexes, steps, strict=True)
+        ]
+        ordered: dict[int, dict[int, list[tuple[int, int, object]]]] = {}
+        seen: list[dict[int, int]] = [{} for _ in steps]
         path: list[object] = []
         best: list[object] | None = None
         floor = self.score * scale + keep - 1
@@ -362,25 +369,29 @@ class KeepSearch:
                 return
             if score + hopes[position] <= floor or left <= 0:
                 return
-            marked = key << 8 | position
-            if seen.get(marked, -1) >= score:
+            here = seen[position]
+            if here.get(key, -1) >= score:
                 return
-            seen[marked] = score
+            here[key] = score
             left -= 1
             number, colour = steps[position]
             if colour < 0:
-                base = key & ~plan.clearing.get(number, 0)
+                base = key & clearing[position]
                 for added, gained, index in plan.decisions(base, number):
                     path.append(index)
                     visit(position + 1, base + added, score + gained)
                     path.pop()
                 return
-            options = self.options_for((number - 1) * 4 + colour, key)
+            index = indexes[position]
+            options = self.options[index].get(key & watched[position]) or self.options_for(index, key)
             part = key & options.mask
-            moves = ordered.get((id(options), part))
+            by_part = ordered.get(id(options))
+            if by_part is None:
+                by_part = ordered[id(options)] = {}
+            moves = by_part.get(part)
             if moves is None:
                 found = options.closing(part) if colour == 3 else options.moves(part)
-                moves = ordered[id(options), part] = sorted(found, key=lambda move: -move[1])
+                moves = by_part[part] = sorted(found, key=lambda move: -move[1])
             for delta, gain, pick in moves:
                 path.append(pick)
                 visit(position + 1, key + delta, score + gain * scale)

@@ -582,16 +582,18 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
 
     # A good play to beat first, from the likeliest plan: then the full
     # searches mostly just prove there is none better, which is quick.
+    favourite: bool | None = None
     for keep_search, mirrored in plans[0].searches():
         if keep_search.fewest_broken >= broken:
             break
         kept, finished = keep_search.depth_first(count - broken + 1, _KEEP_BUDGET)
         if kept is not None:
             take(kept, mirrored, plans[0])
+            # The order that found a better play is likely the quicker one.
+            favourite = None if rules.wrap else mirrored
         if finished:
             plans = plans[1:]
             break
-    favourite: bool | None = None
     for plan in plans:
         if plan.forward.fewest_broken >= broken:
             continue
