@@ -169,7 +169,16 @@ def candidates(
             if found is not None:
                 heapq.heappush(queue, (-found.score, next(order), low, high, found))
             continue
-        chosen = _fewest_changes(before, after, weights, rules) if fewest_changes else after.table
+        chosen = after.table
+        if fewest_changes and after.setups:
+            # The fewest changes for exactly these rack tiles: with nothing
+            # left optional the searches are quick.
+            placed = counts_of(after.table.tiles() - before.tiles())
+            exactly = best_in_box(
+                before, placed, placed, weights, rules, melded=initial_meld_done, floor=after.score - 1
+            )
+            if exactly is not None:
+                chosen = _fewest_changes(before, exactly, weights, rules)
         play = _finish(before, chosen, rack_tiles, rules, melded=initial_meld_done)
         plays.append(play)
         used = counts_of(Counter(play.placed))
