@@ -115,9 +115,8 @@ def candidates(
     (a best play is found in each part, and the part of the one taken is split
     again), so no play is missed and none comes twice, and memory stays
     bounded by ``k`` times the rack's distinct tiles. Each play changes as
-    few sets on the table as any play of its part that scores as well (so
-    as few as any play placing the same tiles); ``fewest_changes`` as for
-    :func:`solve`.
+    few sets on the table as any play placing the same rack tiles;
+    ``fewest_changes`` as for :func:`solve`.
 
     :raises TilerummyError: as :func:`solve`, or for ``k`` below 1.
     """
