@@ -251,28 +251,24 @@ class KeepSearch:
     def stepwise(self, keep: int) -> Generator[int, None, Kept | None]:
         """As :meth:`run`, one step at a time: yields how many states each
         step left, so that searches can take turns; returns the play."""
-        plan = self.plan
         floor = self.score * self.scale + keep - 1
         no_runs = _run_id(())
         start = no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS
         step: _Step = {start: (0, -1, None)}
-        history: list[tuple[_Step, list[_Combo] | None, bool]] = []
-        for number in range(1, self.top + 1):
-            # The most the rest could still add: the rack tiles from here on
-            # and a point for each set not yet reached that need not be broken.
-            ahead = plan.undecided_after[number] - self.breaks[number] if number <= MAX_NUMBER else 0
-            if number in plan.deciding or number in plan.clearing:
-                hope = self.still[(number - 1) * 4] + ahead - floor
-                step, combos = plan.decide(step, number, hope)
-                history.append((step, combos, False))
-                yield len(step)
-            for colour in range(4):
-                index = (number - 1) * 4 + colour
-                closing = colour == 3
-                hope = self.still[index] + ahead - floor
-                step = self._colour_step(step, index, hope, closing=closing)
-                history.append((step, None, closing))
-                yield len(step)
+        history: list[_Step] = []
+        for position, (number, colour) in enumerate(self.steps):
+            # A state goes on only if what it could still add (the rack tiles
+            # from here on, a point for each set not yet reached that need
+            # not be broken up) may lift it past the floor.
+            if colour < 0:
+                # The states after deciding count only the sets decided later.
+                hope = self.hopes[position + 1] - floor
+                step = self.plan.decide(step, number, hope)
+            else:
+                hope = self.hopes[position] - floor
+                step = self._colour_step(step, (number - 1) * 4 + colour, hope, closing=colour == 3)
+            history.append(step)
+            yield len(step)
             if not step:
                 return None
         return self._best(step, history, floor)
@@ -402,37 +398,25 @@ class KeepSearch:
         finished = left > 0
         return (None if best is None else self.play(best, floor)), finished
 
-    def _best(self, step: _Step, history: list[tuple[_Step, list[_Combo] | None, bool]], floor: int) -> Kept | None:
-        """The best state at the end, and the play it stands for."""
-        must_jokers, joker_weight = self.must_jokers, self.joker_weight
+    def _best(self, step: _Step, history: list[_Step], floor: int) -> Kept | None:
+        """The best state past the last step, if it scores more than
+        ``floor``, and the play it stands for (``history``: the states of
+        each step, each with the state it came from and what was chosen)."""
         best_key = -1
         best_score = floor
         for key, (score, _, _) in step.items():
-            used = key >> _USED_SHIFT & 15
-            if used < must_jokers or not all(_is_closed(key >> colour * _RUN_BITS & _RUN_MASK) for colour in range(4)):
-                continue
-            final = score + (used - must_jokers) * joker_weight
-            if final > best_score:
+            final = self.final(key, score)
+            if final is not None and final > best_score:
                 best_key, best_score = key, final
         if best_key < 0:
             return None
-        kept: list[KeptSet] = []
-        path: list[Pick | int] = []
+        picks: list[object] = []
         key = best_key
-        for done, decided, closing in reversed(history):
-            _, previous, pick = done[key]
-            if decided is not None:
-                assert isinstance(pick, int)
-                kept.extend(decided[pick][0])
-            elif closing:
-                choice, jokers = cast(tuple[Pick, int], pick)
-                path.append(jokers)
-                path.append(choice)
-            else:
-                path.append(cast(Pick, pick))
-            key = previous
-        path.reverse()
-        return Kept(tuple(sorted(kept, key=lambda way: way.index)), lay_out_path(path), best_score)
+        for done in reversed(history):
+            _, key, pick = done[key]
+            picks.append(pick)
+        picks.reverse()
+        return self.play(picks, best_score)
 
 
 class _KeepPlan:
@@ -629,7 +613,7 @@ class _KeepPlan:
                     found.update(faces)
         return found
 
-    def decide(self, step: _Step, number: int, hope: int) -> tuple[_Step, list[_Combo]]:
+    def decide(self, step: _Step, number: int, hope: int) -> _Step:
         """Every state after deciding which sets beginning at this number are
         kept (the bits of sets already past are cleared, so states alike meet)."""
         clear = ~self.clearing.get(number, 0)
@@ -645,7 +629,7 @@ class _KeepPlan:
                 previous = get(new_key)
                 if previous is None or new_score > previous[0]:
                     result[new_key] = (new_score, key, index)
-        return result, self.combos(number)
+        return result
 
 
 def _set_aside(
