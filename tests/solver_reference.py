@@ -9,9 +9,19 @@ option are therefore decided by the engine, not here.
 
 It is exponential: keep the table to about 9 tiles and the rack to about 6.
 
+Among the best plays it also finds the fewest changes to the table: the old
+sets that do not appear, unchanged, among the sets after the play (compared
+as the engine reads them: same kind, same tiles in the same places, so a
+run's joker stands for the same tile; a group's joker for a colour missing
+from it). Every play that ties on the objective is tried, not only one set of
+rack tiles.
+
 >>> from tilerummy import Rules, Table, parse_tiles
 >>> reference_best(parse_tiles("K10 B10 Y10"), Table(), Rules(), initial_meld_done=False, objective="tiles")
 (3, 30)
+>>> table = Table.parse("R5 B5 Y5 | R6 R7 R8 | K1 K2 K3")
+>>> reference_fewest_changes(parse_tiles("R4 K5"), table, Rules(), initial_meld_done=True, objective="tiles")
+2
 """
 
 from __future__ import annotations
@@ -184,6 +194,71 @@ def reference_play(
         melds = playable(table, part, rack, rules, melded=initial_meld_done)
         if melds is not None:
             return part, Table(melds)
+    return None
+
+
+def changes(before: Table, after: Table) -> int:
+    """How many old sets do not appear unchanged after the play (each copy of
+    a set counted once), with both tables read by the engine."""
+    left = Counter(after.melds)
+    broken = 0
+    for meld in before.melds:
+        if left[meld] > 0:
+            left[meld] -= 1
+        else:
+            broken += 1
+    return broken
+
+
+def _ranked_parts(
+    rack: Sequence[Tile], rules: Rules, objective: str
+) -> list[tuple[tuple[int, int], list[tuple[Tile, ...]]]]:
+    """The rack's parts grouped by their rank under the objective, best first."""
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {OBJECTIVES}, not {objective!r}")
+    groups: dict[tuple[int, int], list[tuple[Tile, ...]]] = {}
+    for part in sub_multisets(rack):
+        tiles, value = score(part, rules)
+        groups.setdefault((tiles, value) if objective == "tiles" else (value, tiles), []).append(part)
+    return sorted(groups.items(), reverse=True)
+
+
+def fewest_changes_placing(
+    part: Sequence[Tile],
+    rack: Sequence[Tile],
+    table: Table,
+    rules: Rules,
+    *,
+    initial_meld_done: bool,
+    below: int | None = None,
+) -> int | None:
+    """The fewest old sets a legal play placing exactly ``part`` changes, or
+    None if no such play (or, with ``below``, none changing fewer) exists."""
+    tiles = tuple(sorted([*table.tiles().elements(), *part], key=lambda tile: tile.sort_key))
+    # Cheapest first: the first legal layout changes the fewest.
+    options = sorted(partitions(tiles, rules.wrap), key=lambda melds: changes(table, Table(melds)))
+    for melds in options:
+        broken = changes(table, Table(melds))
+        if below is not None and broken >= below:
+            return None
+        if is_legal(table, melds, rack, rules, melded=initial_meld_done):
+            return broken
+    return None
+
+
+def reference_fewest_changes(
+    rack: Sequence[Tile], table: Table, rules: Rules, *, initial_meld_done: bool, objective: str
+) -> int | None:
+    """The fewest old sets any optimal play changes (see the module's notes),
+    or None if nothing can be played."""
+    for _, parts in _ranked_parts(rack, rules, objective):
+        fewest: int | None = None
+        for part in parts:
+            broken = fewest_changes_placing(part, rack, table, rules, initial_meld_done=initial_meld_done, below=fewest)
+            if broken is not None:
+                fewest = broken
+        if fewest is not None:
+            return fewest
     return None
 
 

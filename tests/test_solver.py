@@ -150,3 +150,11 @@ def test_first_searches_of_a_process() -> None:
         _layers.forget()
         found = solve(rack, table)
         assert (found and (found.tiles_placed, found.value)) == (expected and (expected.tiles_placed, expected.value))
+
+
+def test_six_player_set_with_a_joker_standing_for_a_fourth_copy() -> None:
+    # The joker may stand for B11 while the rack holds the other three B11s:
+    # the search once counted four B11s sent to groups and broke its state.
+    found = solve("B11 B11 Y11 B11 B1", "R11 K11 J", rules="six-player")
+    assert found is not None
+    assert (found.tiles_placed, found.value) == (3, 33)

@@ -406,7 +406,7 @@ def _solve(args: argparse.Namespace) -> int:
     if args.json:
         table = Table.parse(args.table, wrap=rules.wrap)
         unchanged = [[str(tile) for tile in meld] for meld in table]
-        empty = {"placed": [], "table": unchanged, "value": 0, "steps": [], "meld_value": None}
+        empty = {"placed": [], "table": unchanged, "value": 0, "steps": [], "meld_value": None, "changed": 0}
         print(json.dumps(solution.to_dict() if solution is not None else empty))
         return 0
     if solution is None:

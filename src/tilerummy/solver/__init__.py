@@ -1,5 +1,5 @@
 """The exact move solver: the best play for a rack and a table."""
 
-from ._solve import Objective, Solution, SolverError, candidates, describe, solve
+from ._solve import Objective, Solution, SolverError, candidates, changed_sets, describe, solve
 
-__all__ = ["Objective", "Solution", "SolverError", "candidates", "describe", "solve"]
+__all__ = ["Objective", "Solution", "SolverError", "candidates", "changed_sets", "describe", "solve"]

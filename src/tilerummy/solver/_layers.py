@@ -520,6 +520,11 @@ def _choices(
             optional_here = held_must + held_optional - keep - must_here
             bonus = max(0, keep - held_must)
             for choice in _colour_choices(runs, must_here, optional_here, jokers_left, bool(last), bool(first), ahead):
+                if choice.to_groups > 3:
+                    # A state counts colours sending one to three tiles to a
+                    # number's groups: four (only with the six-player set
+                    # and a joker standing for the fourth copy) are left out.
+                    continue
                 # Runs shorter than three need tiles (or jokers) at the next numbers.
                 later = max(0, choice.short - next_one) + max(0, choice.single - next_two)
                 if choice.jokers + later <= jokers_left:
@@ -584,13 +589,41 @@ def _matches(stronger: list[Run], weaker: Sequence[Run]) -> bool:
 
 _OPTIONS: dict[Signature, _StepOptions] = {}
 _UNWEIGHED: dict[tuple[object, ...], tuple[dict[int, list[Move]], dict[int, object]]] = {}
-_OPTIONS_LIMIT = 4000
+_OPTIONS_LIMIT = 12000
 
 
 def plan_steps(
     must: Sequence[int], optional: Sequence[int], weights: Sequence[int], wrap: bool, total_jokers: int
 ) -> list[_StepOptions]:
     """The options of each colour at each number, in the order searched."""
+    if len(_OPTIONS) >= _OPTIONS_LIMIT:
+        _OPTIONS.clear()
+        _UNWEIGHED.clear()
+    get = _OPTIONS.get
+    found: list[_StepOptions] = []
+    for signature in step_signatures(must, optional, weights, wrap, total_jokers):
+        options = get(signature)
+        if options is None:
+            options = _OPTIONS[signature] = _StepOptions(signature)
+        found.append(options)
+    return found
+
+
+def options_for(signature: Signature) -> _StepOptions:
+    """The options of the step so described, shared with every step alike."""
+    options = _OPTIONS.get(signature)
+    if options is None:
+        if len(_OPTIONS) >= _OPTIONS_LIMIT:
+            _OPTIONS.clear()
+            _UNWEIGHED.clear()
+        options = _OPTIONS[signature] = _StepOptions(signature)
+    return options
+
+
+def step_signatures(
+    must: Sequence[int], optional: Sequence[int], weights: Sequence[int], wrap: bool, total_jokers: int
+) -> list[Signature]:
+    """What each colour's choices at each number depend on, in the order searched."""
     top = WRAPPED_ONE if wrap else MAX_NUMBER
     # held[colour][number] for numbers 1 to top, with room for two past it.
     held = []
@@ -612,11 +645,7 @@ def plan_steps(
             if row[number]:
                 following = number
         ahead.append(distances)
-    found: list[_StepOptions] = []
-    if len(_OPTIONS) >= _OPTIONS_LIMIT:
-        _OPTIONS.clear()
-        _UNWEIGHED.clear()
-    get = _OPTIONS.get
+    found: list[Signature] = []
     for number in range(1, top + 1):
         wrapped = number == WRAPPED_ONE
         first = wrap and number == 1
@@ -624,24 +653,22 @@ def plan_steps(
         capped = [min(3, held[colour][number]) for colour in range(4)]
         for colour in range(4):
             face = colour * MAX_NUMBER + (0 if wrapped else number - 1)
-            signature: Signature = (
-                colour,
-                first,
-                last,
-                wrapped,
-                must[face],
-                optional[face],
-                ahead[colour][number],
-                held[colour][number + 1],
-                held[colour][number + 2],
-                weights[face],
-                total_jokers,
-                () if wrapped else tuple(capped[colour + 1 :]),
+            found.append(
+                (
+                    colour,
+                    first,
+                    last,
+                    wrapped,
+                    must[face],
+                    optional[face],
+                    ahead[colour][number],
+                    held[colour][number + 1],
+                    held[colour][number + 2],
+                    weights[face],
+                    total_jokers,
+                    () if wrapped else tuple(capped[colour + 1 :]),
+                )
             )
-            options = get(signature)
-            if options is None:
-                options = _OPTIONS[signature] = _StepOptions(signature)
-            found.append(options)
     return found
 
 

@@ -23,6 +23,7 @@ from ..legality import joker_readings, judge_play
 from ..melds import WRAPPED_ONE, Meld, MeldKind, Table
 from ..rules import JokerReplacement, Rules
 from ..tiles import COLOURS, JOKER, MAX_NUMBER, Piece, Tile, format_tiles, parse_tiles
+from ._keep import KeepSearch, Kept, KeptSet, mirrored_counts, mirrored_face, mirrored_kept, mirrored_ways, ways_to_keep
 from ._layers import _placeable, any_layout, best_arrangement
 from ._search import FACE_COUNT, FACES, INDEX, JOKER_INDEX, counts_of, face_of, search
 
@@ -39,13 +40,15 @@ class SolverError(TilerummyError):
 @dataclass(frozen=True, slots=True)
 class Solution:
     """A play: the rack tiles placed, the table after it, the rack value removed
-    (a joker counting the rules' joker penalty) and the move in short steps."""
+    (a joker counting the rules' joker penalty), the move in short steps, and
+    how many sets on the table it changes."""
 
     placed: tuple[Tile, ...]
     table: Table
     value: int
     steps: tuple[str, ...]
     meld_value: int | None = None  # an initial meld's worth, jokers as the tiles they stand for
+    changed: int = 0  # how many sets on the table the play changes (see changed_sets)
 
     @property
     def tiles_placed(self) -> int:
@@ -58,6 +61,7 @@ class Solution:
             "value": self.value,
             "steps": list(self.steps),
             "meld_value": self.meld_value,
+            "changed": self.changed,
         }
 
 
@@ -68,13 +72,20 @@ def solve(
     rules: str | Rules = "standard",
     initial_meld_done: bool = True,
     objective: Objective = "tiles",
+    fewest_changes: bool = True,
 ) -> Solution | None:
     """The best play, or None when no rack tile can be placed.
 
     ``objective``: ``"tiles"`` places the most rack tiles (ties: more rack
     value removed); ``"value"`` removes the most rack value (ties: more
-    tiles). With ``initial_meld_done=False`` the play is an initial meld: new
-    sets from the rack worth the threshold, the table left as it is.
+    tiles). Among the plays that tie on both, the one that changes the
+    fewest sets on the table. With ``initial_meld_done=False`` the play is
+    an initial meld: new sets from the rack worth the threshold, the table
+    left as it is.
+
+    ``fewest_changes=False`` skips that last tie-break (any best play may
+    come back, often one that moves more of the table): faster, for callers
+    that never show the move to a person.
 
     :raises TilerummyError: for bad notation, unknown rules or objective.
     """
@@ -84,7 +95,8 @@ def solve(
     found = best_in_box(before, [0] * FACE_COUNT, rack_counts, weights, rules, melded=initial_meld_done)
     if found is None:
         return None
-    return _finish(before, found[1], rack_tiles, rules, melded=initial_meld_done)
+    after = _fewest_changes(before, found, weights, rules) if fewest_changes else found.table
+    return _finish(before, after, rack_tiles, rules, melded=initial_meld_done)
 
 
 def candidates(
@@ -95,13 +107,16 @@ def candidates(
     initial_meld_done: bool = True,
     objective: Objective = "tiles",
     k: int = 5,
+    fewest_changes: bool = True,
 ) -> list[Solution]:
     """The ``k`` best plays that place different rack tiles, best first.
 
     Exact: the plays are split by how many copies of each rack tile they use
     (a best play is found in each part, and the part of the one taken is split
     again), so no play is missed and none comes twice, and memory stays
-    bounded by ``k`` times the rack's distinct tiles.
+    bounded by ``k`` times the rack's distinct tiles. Each play changes as
+    few sets on the table as any play placing the same rack tiles;
+    ``fewest_changes`` as for :func:`solve`.
 
     :raises TilerummyError: as :func:`solve`, or for ``k`` below 1.
     """
@@ -109,13 +124,20 @@ def candidates(
         raise TilerummyError(f"k={k}: ask for at least one play")
     rules, rack_tiles, before = _read_position(rack, table, rules, objective)
     if not initial_meld_done and rules.initial_meld_lay_off and before.melds:
-        best = solve(rack_tiles, before, rules=rules, initial_meld_done=False, objective=objective)
+        best = solve(
+            rack_tiles,
+            before,
+            rules=rules,
+            initial_meld_done=False,
+            objective=objective,
+            fewest_changes=fewest_changes,
+        )
         return [] if best is None else [best]
     weights = _weights(rules, objective)
     rack_counts = counts_of(Counter(rack_tiles))
     # Each entry: minus the box's bound (its best score when found, else at
     # most its parent's), the order pushed, the box, and its best play once found.
-    queue: list[tuple[int, int, list[int], list[int], Table | None]] = []
+    queue: list[tuple[int, int, list[int], list[int], _Found | None]] = []
     order = itertools.count()
     heapq.heappush(
         queue,
@@ -144,9 +166,19 @@ def candidates(
                 whole_rack_budget=_PART_BUDGET if plays else None,
             )
             if found is not None:
-                heapq.heappush(queue, (-found[0], next(order), low, high, found[1]))
+                heapq.heappush(queue, (-found.score, next(order), low, high, found))
             continue
-        play = _finish(before, after, rack_tiles, rules, melded=initial_meld_done)
+        chosen = after.table
+        if fewest_changes and after.setups:
+            # The fewest changes for exactly these rack tiles: with nothing
+            # left optional the searches are quick.
+            placed = counts_of(after.table.tiles() - before.tiles())
+            exactly = best_in_box(
+                before, placed, placed, weights, rules, melded=initial_meld_done, floor=after.score - 1
+            )
+            if exactly is not None:
+                chosen = _fewest_changes(before, exactly, weights, rules)
+        play = _finish(before, chosen, rack_tiles, rules, melded=initial_meld_done)
         plays.append(play)
         used = counts_of(Counter(play.placed))
         low, high = list(low), list(high)
@@ -167,7 +199,7 @@ def candidates(
     return plays
 
 
-def _enough(queue: list[tuple[int, int, list[int], list[int], Table | None]], wanted: int) -> int:
+def _enough(queue: list[tuple[int, int, list[int], list[int], _Found | None]], wanted: int) -> int:
     """The score the ``wanted``-th best play found in the queue's boxes
     reaches (0 if fewer are found): a box needs a better play to matter."""
     if wanted <= 0:
@@ -177,7 +209,7 @@ def _enough(queue: list[tuple[int, int, list[int], list[int], Table | None]], wa
 
 
 def _push_box(
-    queue: list[tuple[int, int, list[int], list[int], Table | None]],
+    queue: list[tuple[int, int, list[int], list[int], _Found | None]],
     order: Iterator[int],
     bound: int,
     low: list[int],
@@ -203,12 +235,13 @@ def best_in_box(
     melded: bool,
     floor: int = 0,
     whole_rack_budget: int | None = None,
-) -> tuple[int, Table] | None:
+) -> _Found | None:
     """The best play using between ``low`` and ``high`` copies of each rack
     face (jokers included), with its score; None if no such play places a
     tile or scores more than ``floor``. ``whole_rack_budget``: how long to
     look for a play using ``high`` in full before searching properly (at
-    most the module's budget)."""
+    most the module's budget). The play keeps the old sets it easily can;
+    :func:`_fewest_changes` then finds the fewest changes."""
     constant = sum(weights[face] * low[face] for face in range(FACE_COUNT))
     if not melded:
         if rules.initial_meld_lay_off and before.melds:
@@ -219,7 +252,7 @@ def best_in_box(
                 return None
             placed = after.tiles() - before.tiles()
             score = sum(weights[INDEX[tile]] * count for tile, count in placed.items())
-            return (score, after) if score > floor else None
+            return _Found(score, after) if score > floor else None
         optional = [high[face] - low[face] for face in range(FACE_COUNT)]
         threshold = max(rules.meld_threshold, 1)
         found = search(
@@ -227,7 +260,7 @@ def best_in_box(
         )
         if found is None or not found.melds or found.score + constant <= floor:
             return None
-        return found.score + constant, Table(before.melds + found.melds)
+        return _Found(found.score + constant, Table(before.melds + found.melds))
     best_score = floor
     best: tuple[tuple[Meld, ...], _JokerPlan] | None = None
     everything = sum(weights[face] * count for face, count in enumerate(high))
@@ -243,19 +276,30 @@ def best_in_box(
         must[JOKER_INDEX] = 0
         optional = [high[face] - from_rack[face] for face in range(FACE_COUNT)]
         optional[JOKER_INDEX] = 0
-        setups.append((plan, from_rack, must, optional))
+        setups.append(
+            _Setup(
+                plan,
+                from_rack,
+                must,
+                optional,
+                plan.freed + low[JOKER_INDEX],
+                high[JOKER_INDEX] - low[JOKER_INDEX],
+            )
+        )
     # Often the whole rack can be placed: a quick depth-first search finds
     # such a play, which nothing beats, without the full search.
     budget = [_WHOLE_RACK_BUDGET if whole_rack_budget is None else min(whole_rack_budget, _WHOLE_RACK_BUDGET)]
-    for plan, _, must, optional in setups:
+    for setup in setups:
+        plan, must, optional = setup.plan, setup.must, setup.optional
         jokers = plan.freed + high[JOKER_INDEX]
         if _placeable(must, optional, jokers, rules.wrap) != optional:
             continue  # a rack tile fits in no set at all
         whole = [must[face] + optional[face] for face in range(FACE_COUNT)]
         melds = any_layout(whole, jokers, wrap=rules.wrap, budget=budget)
         if melds is not None:
-            return everything, _arrange(before, melds, plan, rules)
-    for plan, from_rack, must, optional in setups:
+            return _Found(everything, _arrange(before, melds, plan, rules), tuple(setups), tuple(low), tuple(high))
+    for setup in setups:
+        plan, from_rack, must, optional = setup.plan, setup.from_rack, setup.must, setup.optional
         if best_score >= everything:
             break  # the whole rack is placed: nothing can do better
         fixed = sum(weights[face] * from_rack[face] for face in range(FACE_COUNT))
@@ -282,7 +326,9 @@ def best_in_box(
         if score > best_score:
             best_score = score
             best = arrangement.melds, plan
-    return None if best is None else (best_score, _arrange(before, best[0], best[1], rules))
+    if best is None:
+        return None
+    return _Found(best_score, _arrange(before, best[0], best[1], rules), tuple(setups), tuple(low), tuple(high))
 
 
 def _initial_meld(before: Table, rack: list[int], weights: list[int], rules: Rules) -> Table | None:
@@ -296,17 +342,26 @@ def _initial_meld(before: Table, rack: list[int], weights: list[int], rules: Rul
             return None
         return Table(before.melds + found.melds)
     options = [_lay_offs(meld, rack, rules) for meld in before.melds]
+    # The best score, then the fewest sets extended (the only change a lay-off
+    # makes); the set as it was is each set's first option.
     best_score = 0
+    best_changed = len(before.melds) + 1
     best: Table | None = None
     left = list(rack)
 
-    def visit(index: int, extended: list[Meld], score: int) -> None:
-        nonlocal best_score, best
+    def visit(index: int, extended: list[Meld], score: int, changed: int) -> None:
+        nonlocal best_score, best_changed, best
         if index == len(options):
-            found = search(zeros, left, weights, wrap=rules.wrap, min_meld_value=threshold, floor=best_score - score)
-            if found is not None and found.melds and score + found.score > best_score:
-                best_score = score + found.score
-                best = Table(tuple(extended) + found.melds)
+            # As good as the best will do when it changes fewer sets.
+            floor = best_score - score - (1 if changed < best_changed else 0)
+            found = search(zeros, left, weights, wrap=rules.wrap, min_meld_value=threshold, floor=floor)
+            if found is None or not found.melds:
+                return
+            after = Table(tuple(extended) + found.melds)
+            # A new set may happen to match an old one: count as describe() does.
+            changed = len(changed_sets(before, after))
+            if (score + found.score, -changed) > (best_score, -best_changed):
+                best_score, best_changed, best = score + found.score, changed, after
             return
         for meld, added in options[index]:
             if any(left[face] < count for face, count in added.items()):
@@ -314,11 +369,11 @@ def _initial_meld(before: Table, rack: list[int], weights: list[int], rules: Rul
             for face, count in added.items():
                 left[face] -= count
             gained = sum(weights[face] * count for face, count in added.items())
-            visit(index + 1, [*extended, meld], score + gained)
+            visit(index + 1, [*extended, meld], score + gained, changed + bool(added))
             for face, count in added.items():
                 left[face] += count
 
-    visit(0, [], 0)
+    visit(0, [], 0, 0)
     return best
 
 
@@ -471,6 +526,217 @@ def _joker_plans(before: Table, rack_counts: Sequence[int], rules: Rules) -> lis
     return plans
 
 
+@dataclass(frozen=True, slots=True)
+class _Setup:
+    """A joker plan as the searches take it: the rack copies it plays for
+    sure (``from_rack``, scored apart), the counts that must be placed and
+    those that may be, and the jokers that must or may be placed."""
+
+    plan: _JokerPlan
+    from_rack: list[int]
+    must: list[int]
+    optional: list[int]
+    must_jokers: int
+    optional_jokers: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """A best play: its score, the table after it (keeping the old sets that
+    come easily), and the setups searched, to look for fewer changes."""
+
+    score: int
+    table: Table
+    setups: tuple[_Setup, ...] = ()
+    low: tuple[int, ...] = ()
+    high: tuple[int, ...] = ()
+
+
+def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules: Rules) -> Table:
+    """The table after a play that scores as ``found`` does and changes the
+    fewest old sets (see :mod:`._keep`).
+
+    A depth-first search within a small budget, on the likeliest joker plan,
+    finds a play to beat (often the best); then each plan is searched fully
+    for a better one, which mostly just proves there is none. How long a full
+    search takes depends much on the order of the numbers (it is quick when
+    the sets that must change come first): without ``wrap`` (where the
+    numbers may as well be counted down) both orders take turns.
+    """
+    broken = len(changed_sets(before, found.table))
+    if not broken or not found.setups:
+        return found.table
+    free = rules.joker_replacement is JokerReplacement.FREE
+    count = len(before.melds)
+    plans = [
+        _Orders(
+            before,
+            setup,
+            weights,
+            rules.wrap,
+            Counter() if free else setup.plan.kept,
+            found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack)),
+            free=free,
+        )
+        for setup in found.setups
+    ]
+    plans.sort(key=lambda plan: plan.forward.fewest_broken)
+    best = found.table
+
+    def take(kept: Kept, mirrored: bool, plan: _Orders) -> None:
+        nonlocal best, broken
+        best = _kept_table(before, mirrored_kept(kept) if mirrored else kept, plan.kept_jokers)
+        broken = count - len(kept.kept)
+
+    # A good play to beat first, from the likeliest plan: then the full
+    # searches mostly just prove there is none better, which is quick.
+    favourite: bool | None = None
+    for keep_search, mirrored in plans[0].searches():
+        if keep_search.fewest_broken >= broken:
+            break
+        kept, finished = keep_search.depth_first(count - broken + 1, _KEEP_BUDGET)
+        if kept is not None:
+            take(kept, mirrored, plans[0])
+            # The order that found a better play is likely the quicker one.
+            favourite = None if rules.wrap else mirrored
+        if finished:
+            plans = plans[1:]
+            break
+    for plan in plans:
+        if plan.forward.fewest_broken >= broken:
+            continue
+        kept, mirrored = _race(plan, count - broken + 1, favourite)
+        if kept is not None:
+            take(kept, mirrored, plan)
+        favourite = None if rules.wrap else mirrored
+    return best
+
+
+class _Orders:
+    """One joker plan's searches for fewer changes, with the numbers counted
+    up and (unless ``wrap``) down, each set up when first wanted."""
+
+    def __init__(
+        self,
+        before: Table,
+        setup: _Setup,
+        weights: Sequence[int],
+        wrap: bool,
+        kept_jokers: Counter[int],
+        score: int,
+        *,
+        free: bool,
+    ) -> None:
+        self.setup = setup
+        self.weights = weights
+        self.wrap = wrap
+        self.kept_jokers = kept_jokers
+        self.score = score
+        self.ways = ways_to_keep(before.melds, free=free, kept_jokers=kept_jokers)
+        self.forward = _keep_search(setup, weights, wrap, self.ways, kept_jokers, score)
+        self._down: KeepSearch | None = None
+
+    def searches(self) -> list[tuple[KeepSearch, bool]]:
+        """The searches, each with whether its numbers count down."""
+        if self.wrap:
+            return [(self.forward, False)]
+        if self._down is None:
+            setup = self.setup
+            counted_down = _Setup(
+                setup.plan,
+                setup.from_rack,
+                mirrored_counts(setup.must),
+                mirrored_counts(setup.optional),
+                setup.must_jokers,
+                setup.optional_jokers,
+            )
+            kept_down = Counter({mirrored_face(face): copies for face, copies in self.kept_jokers.items()})
+            self._down = _keep_search(
+                counted_down, mirrored_counts(self.weights), False, mirrored_ways(self.ways), kept_down, self.score
+            )
+        return [(self.forward, False), (self._down, True)]
+
+
+def _race(plan: _Orders, keep: int, favourite: bool | None) -> tuple[Kept | None, bool]:
+    """The play of this plan keeping the most sets, at least ``keep`` (None
+    if there is none), and which order of the numbers found it (True:
+    counted down).
+
+    The orders take turns, each going on until it has met as many states as
+    it is allowed, the allowance doubling each round, until one of them goes
+    through: so this costs at most about twice what the quicker order does.
+    The ``favourite`` order (the quicker one for the plans before: the same
+    table makes them alike) goes first and is allowed eight times as much;
+    with no favourite, counting down is only set up if counting up is not
+    quick."""
+    orders = plan.searches() if favourite is not None else [(plan.forward, False)]
+    if favourite:
+        orders.reverse()
+    running = [(keep_search.stepwise(keep), mirrored) for keep_search, mirrored in orders]
+    met = [0, 0]
+    allowance = _KEEP_STATES
+    while True:
+        for turn, (steps, mirrored) in enumerate(running):
+            limit = allowance * 8 if favourite is not None and turn == 0 else allowance
+            try:
+                while met[turn] < limit:
+                    met[turn] += next(steps)
+            except StopIteration as finished:
+                return finished.value, mirrored
+        if len(running) == 1 and not plan.wrap:
+            down, _ = plan.searches()[1]
+            running.append((down.stepwise(keep), True))
+        else:
+            allowance *= 2
+
+
+def _keep_search(
+    setup: _Setup, weights: Sequence[int], wrap: bool, ways: list[list[KeptSet]], kept_jokers: Counter[int], score: int
+) -> KeepSearch:
+    return KeepSearch(
+        setup.must,
+        setup.optional,
+        weights,
+        must_jokers=setup.must_jokers,
+        optional_jokers=setup.optional_jokers,
+        joker_weight=weights[JOKER_INDEX],
+        wrap=wrap,
+        ways=ways,
+        kept_jokers=kept_jokers,
+        score=score,
+    )
+
+
+def _kept_table(before: Table, found: Kept, kept_jokers: Counter[int]) -> Table:
+    """The old sets kept, then the new sets with each joker that keeps its
+    meaning (and is in no kept set) shown as a joker again."""
+    left = Counter(kept_jokers)
+    for way in found.kept:
+        left -= Counter(way.joker_faces)
+    shown = _show_kept_jokers(list(found.melds), left)
+    return Table(tuple(before.melds[way.index] for way in found.kept) + tuple(shown))
+
+
+def _set_key(meld: Meld) -> tuple[MeldKind, int, tuple[int, ...]]:
+    """What makes two sets the same: kind, number and faces in order (sets
+    are compared as small ints: hashing tiles is slow)."""
+    return meld.kind, meld.number, tuple(face_of(tile) for tile in meld.tiles)
+
+
+def changed_sets(before: Table, after: Table) -> list[Meld]:
+    """The old sets that do not lie on the table after the play as they were
+    (each copy of a set counted once)."""
+    left = Counter(_set_key(meld) for meld in after.melds)
+    changed = []
+    for meld in before.melds:
+        key = _set_key(meld)
+        if left[key] > 0:
+            left[key] -= 1
+        else:
+            changed.append(meld)
+    return changed
+
+
 def _kept_by_set(before: Table, reading: Sequence[Tile], roles: Sequence[bool]) -> tuple[Counter[int] | None, ...]:
     result: list[Counter[int] | None] = []
     position = 0
@@ -486,6 +752,11 @@ def _kept_by_set(before: Table, reading: Sequence[Tile], roles: Sequence[bool]) 
 _KEEP_ATTEMPTS = 1
 #: How many states each of those searches may visit.
 _LAYOUT_BUDGET = 1000
+#: How many states the depth-first search for fewer changes may visit, per
+#: joker plan and order of the numbers; and how many the full search may meet
+#: at first (then four times as many, and so on).
+_KEEP_BUDGET = 1500
+_KEEP_STATES = 1000
 #: How many states the searches for a play placing the whole rack may visit;
 #: for the parts candidates() splits off, whose whole is less often playable.
 _WHOLE_RACK_BUDGET = 3000
@@ -583,19 +854,16 @@ def _finish(before: Table, after: Table, rack: Sequence[Tile], rules: Rules, *, 
     placed = tuple(sorted(judged.from_rack.elements()))
     value = sum(rules.joker_penalty if tile.is_joker else tile.number for tile in placed)
     steps = tuple(describe(before, judged.table, Counter(placed)))
-    return Solution(placed, judged.table, value, steps, judged.meld_value)
+    changed = len(changed_sets(before, judged.table))
+    return Solution(placed, judged.table, value, steps, judged.meld_value, changed)
 
 
 def describe(before: Table, after: Table, placed: Counter[Tile]) -> list[str]:
     """The move in short steps a person can follow, such as "add R4 to R5 R6 R7"
     or "make R4 R5 R6 with R4 from your rack, R5 R6 from R5 R6 R7 R8"."""
 
-    # Sets and tiles are compared as small ints: hashing tiles is slow.
-    def key(meld: Meld) -> tuple[MeldKind, int, tuple[int, ...]]:
-        return meld.kind, meld.number, tuple(face_of(tile) for tile in meld.tiles)
-
     # Writing a group out can take a while: each set is written once.
-    melds = {key(meld): meld for meld in (*before.melds, *after.melds)}
+    melds = {_set_key(meld): meld for meld in (*before.melds, *after.melds)}
     names: dict[tuple[MeldKind, int, tuple[int, ...]], str] = {}
 
     def name(meld: tuple[MeldKind, int, tuple[int, ...]]) -> str:
@@ -607,8 +875,9 @@ def describe(before: Table, after: Table, placed: Counter[Tile]) -> list[str]:
             found = names[meld] = " ".join(str(tile) for tile in tiles) if plain else str(melds[meld])
         return found
 
-    old = Counter(key(meld) for meld in before.melds)
-    new = Counter(key(meld) for meld in after.melds)
+    # The old sets kept are those of changed_sets' count.
+    old = Counter(_set_key(meld) for meld in before.melds)
+    new = Counter(_set_key(meld) for meld in after.melds)
     kept = old & new
     broken = list((old - kept).elements())
     created = list((new - kept).elements())

@@ -1,0 +1,702 @@
+"""The fewest changes to the table among the best plays.
+
+A play keeps an old set when the set lies on the table after it as it was:
+the same kind and the same tiles in the same places (so a run's joker stands
+for the same tile, and a group's joker for a colour missing from the group).
+Among the plays that score best, the solver wants one that keeps the most
+old sets, so that a person can follow the move.
+
+This is the layer search of :mod:`._layers` with one more choice: when the
+numbers reach an old set, the search either keeps it (its tiles are set
+aside, number by number, until its last number) or breaks it up (its tiles
+then go anywhere, as in the plain search). A kept set scores a point below
+the least rack weight, so the best score is the best play first and then the
+most sets kept. Searched for a play that keeps at least a given number of
+sets, a state that has broken more dies at once, so the search stays small
+while few sets need to change.
+
+Jokers: under ``rack`` and ``rack_or_table`` a kept set's jokers are jokers
+that keep what they stood for, so each takes the tile it stands for from the
+jokers the play keeps (which joker fills which kept set does not matter: the
+rules engine matches jokers as it can, and a group's joker may stand for
+either missing colour). Under ``free`` a kept set's jokers come from the
+jokers to place, like any other use of a joker.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections import Counter
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from ..melds import WRAPPED_ONE, Meld, MeldKind
+from ..tiles import COLOURS, MAX_NUMBER, Tile
+from ._layers import (
+    _KEPT_SHIFT,
+    _RUN_BITS,
+    _RUN_MASK,
+    _USED_SHIFT,
+    Pick,
+    Signature,
+    _is_closed,
+    _placeable,
+    _run_id,
+    _StepOptions,
+    lay_out_path,
+    options_for,
+    remaining_scores,
+    step_signatures,
+)
+
+#: The kept sets' bits in a state start past the layer search's own fields
+#: (each colour's 1s kept back for the wrap take two bits).
+_KEEP_SHIFT = _KEPT_SHIFT + 2 * len(COLOURS)
+
+
+@dataclass(frozen=True, slots=True)
+class KeptSet:
+    """One way to keep an old set: the faces it sets aside (under ``rack``
+    and ``rack_or_table`` each joker as the tile it stands for), the faces
+    its jokers stand for, and how many jokers it takes under ``free``."""
+
+    index: int  # the set's place on the table
+    faces: tuple[int, ...]
+    joker_faces: tuple[int, ...]
+    jokers: int
+
+
+def ways_to_keep(melds: Sequence[Meld], *, free: bool, kept_jokers: Counter[int]) -> list[list[KeptSet]]:
+    """For each old set, every way it can be kept (none when its jokers
+    stand for tiles no joker of the play keeps standing for)."""
+    ways: list[list[KeptSet]] = []
+    for index, meld in enumerate(melds):
+        found: list[KeptSet] = []
+        if meld.colour is not None:
+            colour = COLOURS.index(meld.colour)
+            numbered: list[int] = []
+            standing: list[int] = []
+            for place, tile in enumerate(meld.tiles):
+                number = meld.number + place
+                face = colour * MAX_NUMBER + (0 if number == WRAPPED_ONE else number - 1)
+                (standing if tile.is_joker else numbered).append(face)
+            if free:
+                found.append(KeptSet(index, tuple(numbered), (), len(standing)))
+            elif not Counter(standing) - kept_jokers:
+                found.append(KeptSet(index, tuple(numbered + standing), tuple(standing), 0))
+        else:
+            offset = meld.number - 1
+            present = {COLOURS.index(tile.colour) for tile in meld.tiles if tile.colour is not None}
+            numbered = [colour * MAX_NUMBER + offset for colour in sorted(present)]
+            jokers = len(meld.tiles) - len(numbered)
+            if free or not jokers:
+                found.append(KeptSet(index, tuple(numbered), (), jokers if free else 0))
+            else:
+                missing = [colour * MAX_NUMBER + offset for colour in range(len(COLOURS)) if colour not in present]
+                for chosen in itertools.combinations(missing, jokers):
+                    if not Counter(chosen) - kept_jokers:
+                        found.append(KeptSet(index, (*numbered, *chosen), chosen, 0))
+        ways.append(found)
+    return ways
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """The best play found: the sets it keeps, the other sets (jokers that
+    keep their meaning shown as the tiles they stand for), and its score."""
+
+    kept: tuple[KeptSet, ...]
+    melds: tuple[Meld, ...]
+    score: int
+
+
+# Per state: its score, the state it came from and what was done (a
+# colour's choice, or which sets were kept).
+_Step = dict[int, tuple[int, int, object]]
+# What keeping some of the sets that begin at a number adds to a state: the
+# ways chosen, their bits, the faces their jokers use and the jokers they take.
+_Combo = tuple[tuple[KeptSet, ...], int, Counter[int], int]
+
+
+def mirrored_face(face: int) -> int:
+    """The face at the same place counting the numbers down (13 for 1)."""
+    colour, offset = divmod(face, MAX_NUMBER)
+    return colour * MAX_NUMBER + MAX_NUMBER - 1 - offset
+
+
+def mirrored_counts(counts: Sequence[int]) -> list[int]:
+    """Counts per face (the joker last) with the numbers counted down."""
+    numbered = len(COLOURS) * MAX_NUMBER
+    result = list(counts)
+    for face in range(numbered):
+        result[mirrored_face(face)] = counts[face]
+    return result
+
+
+def mirrored_ways(ways: Sequence[Sequence[KeptSet]]) -> list[list[KeptSet]]:
+    """The ways to keep each set, with the numbers counted down."""
+    return [
+        [
+            KeptSet(
+                way.index,
+                tuple(mirrored_face(face) for face in way.faces),
+                tuple(mirrored_face(face) for face in way.joker_faces),
+                way.jokers,
+            )
+            for way in options
+        ]
+        for options in ways
+    ]
+
+
+def mirrored_kept(found: Kept) -> Kept:
+    """A play found with the numbers counted down, counted up again."""
+    melds = []
+    for meld in found.melds:
+        tiles = tuple(tile if tile.is_joker else Tile(tile.colour, MAX_NUMBER + 1 - tile.number) for tile in meld.tiles)
+        if meld.is_run:
+            start = MAX_NUMBER + 1 - (meld.number + len(tiles) - 1)
+            melds.append(Meld(MeldKind.RUN, tiles[::-1], start, meld.colour))
+        else:
+            melds.append(Meld(MeldKind.GROUP, tiles, MAX_NUMBER + 1 - meld.number))
+    return Kept(tuple(mirrored_ways([found.kept])[0]), tuple(melds), found.score)
+
+
+class KeepSearch:
+    """The search for the play that places every must copy, scores at least
+    ``score`` and keeps the most old sets, set up once and run for as many
+    kept sets as wanted.
+
+    Counts, weights and jokers are as for :func:`._layers.best_arrangement`
+    (the score counts the optional copies placed), ``ways`` as from
+    :func:`ways_to_keep`, and ``kept_jokers`` counts the faces the jokers that
+    keep their meaning stand for (among ``must``; what kept sets' jokers may
+    take). Within the search a play scores the rack weight it places times
+    one more than the number of old sets, plus the sets it keeps.
+    """
+
+    def __init__(
+        self,
+        must: Sequence[int],
+        optional: Sequence[int],
+        weights: Sequence[int],
+        *,
+        must_jokers: int,
+        optional_jokers: int,
+        joker_weight: int,
+        wrap: bool,
+        ways: Sequence[Sequence[KeptSet]],
+        kept_jokers: Counter[int],
+        score: int,
+    ) -> None:
+        self.scale = len(ways) + 1
+        self.score = score
+        self.must_jokers = must_jokers
+        self.wrap = wrap
+        total_jokers = must_jokers + optional_jokers
+        optional = _placeable(must, optional, total_jokers, wrap)
+        slack = sum(weight * count for weight, count in zip(weights, optional, strict=False)) - score
+        slack += optional_jokers * joker_weight
+        self.plan = _KeepPlan(ways, kept_jokers, total_jokers)
+        self.breaks = self.plan.breaks_ahead(must, optional, weights, total_jokers, slack, wrap)
+        #: At least this many old sets are broken up by any play it finds.
+        self.fewest_broken = len(ways) - len(self.plan.sets) + self.breaks[0]
+        self.joker_weight = joker_weight * self.scale
+        self.top = WRAPPED_ONE if wrap else MAX_NUMBER
+        # The steps weigh rack copies as the plain searches do (so they share
+        # their choices); the gains are scaled as they are added.
+        self.signatures = step_signatures(must, optional, weights, wrap, total_jokers)
+        still = remaining_scores(optional, weights, optional_jokers * joker_weight, self.top)
+        self.still = [value * self.scale for value in still]
+        # Per step, the options for each pattern of kept sets around it.
+        self.options: list[dict[int, _StepOptions]] = [{} for _ in self.signatures]
+        # The steps in order, as (number, colour), colour -1 to decide which
+        # sets beginning at that number are kept; and the most each state
+        # could still add from there (before deciding, the sets beginning
+        # there may all be kept).
+        self.steps: list[tuple[int, int]] = []
+        self.hopes: list[int] = []
+        plan = self.plan
+        for number in range(1, self.top + 1):
+            ahead = plan.undecided_after[number] - self.breaks[number] if number <= MAX_NUMBER else 0
+            if number in plan.deciding or number in plan.clearing:
+                self.steps.append((number, -1))
+                self.hopes.append(
+                    self.still[(number - 1) * 4] + plan.undecided_after[number - 1] - self.breaks[number - 1]
+                )
+            for colour in range(4):
+                self.steps.append((number, colour))
+                self.hopes.append(self.still[(number - 1) * 4 + colour] + ahead)
+        # Per step, what the later colours hold at its number, uncapped.
+        self.later_held: list[tuple[int, ...]] = []
+        for number in range(1, self.top + 1):
+            offset = 0 if number == WRAPPED_ONE else number - 1
+            held = [must[colour * MAX_NUMBER + offset] + optional[colour * MAX_NUMBER + offset] for colour in range(4)]
+            for colour in range(4):
+                self.later_held.append(() if number == WRAPPED_ONE else tuple(held[colour + 1 :]))
+
+    def run(self, keep: int) -> Kept | None:
+        """The play keeping at least ``keep`` sets that keeps the most, or
+        None if there is none."""
+        steps = self.stepwise(keep)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                result: Kept | None = done.value
+                return result
+
+    def stepwise(self, keep: int) -> Generator[int, None, Kept | None]:
+        """As :meth:`run`, one step at a time: yields how many states each
+        step left, so that searches can take turns; returns the play."""
+        floor = self.score * self.scale + keep - 1
+        no_runs = _run_id(())
+        start = no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS
+        step: _Step = {start: (0, -1, None)}
+        history: list[_Step] = []
+        for position, (number, colour) in enumerate(self.steps):
+            # A state goes on only if what it could still add (the rack tiles
+            # from here on, a point for each set not yet reached that need
+            # not be broken up) may lift it past the floor.
+            if colour < 0:
+                # The states after deciding count only the sets decided later.
+                hope = self.hopes[position + 1] - floor
+                step = self.plan.decide(step, number, hope)
+            else:
+                hope = self.hopes[position] - floor
+                step = self._colour_step(step, (number - 1) * 4 + colour, hope, closing=colour == 3)
+            history.append(step)
+            yield len(step)
+            if not step:
+                return None
+        return self._best(step, history, floor)
+
+    def options_for(self, index: int, key: int) -> _StepOptions:
+        """The options of a step for a state, the tiles of the kept sets it
+        has decided on set aside (here and in what the choices look ahead to)."""
+        around = self.plan.around[index]
+        kept = key & around[4]
+        options = self.options[index].get(kept)
+        if options is None:
+            signature = _set_aside(self.signatures[index], kept, around, self.later_held[index])
+            options = self.options[index][kept] = options_for(signature)
+        return options
+
+    def _colour_step(self, step: _Step, index: int, hope: int, *, closing: bool) -> _Step:
+        """Every state after one colour's choice at one number (and,
+        ``closing``, the number's groups made)."""
+        result: _Step = {}
+        get = result.get
+        watched = self.plan.around[index][4]
+        known = self.options[index]
+        scale = self.scale
+        for key, (score, _, _) in step.items():
+            if score + hope <= 0:
+                continue
+            options = known.get(key & watched)
+            if options is None:
+                options = self.options_for(index, key)
+            part = key & options.mask
+            for delta, gain, pick in options.closing(part) if closing else options.moves(part):
+                new_key = key + delta
+                new_score = score + gain * scale
+                previous = get(new_key)
+                if previous is None or new_score > previous[0]:
+                    result[new_key] = (new_score, key, pick)
+        return result
+
+    def final(self, key: int, score: int) -> int | None:
+        """The score of a state past the last step, or None if it is no play
+        (a run left short, or jokers that had to be placed left out)."""
+        used = key >> _USED_SHIFT & 15
+        if used < self.must_jokers or not all(_is_closed(key >> colour * _RUN_BITS & _RUN_MASK) for colour in range(4)):
+            return None
+        return score + (used - self.must_jokers) * self.joker_weight
+
+    def play(self, picks: Sequence[object], score: int) -> Kept:
+        """The play a state past the last step stands for, from what was
+        chosen at each step."""
+        kept_sets: list[KeptSet] = []
+        layout: list[Pick | int] = []
+        for (number, colour), pick in zip(self.steps, picks, strict=True):
+            if colour < 0:
+                assert isinstance(pick, int)
+                kept_sets.extend(self.plan.combos(number)[pick][0])
+            elif colour == 3:
+                choice, jokers = cast(tuple[Pick, int], pick)
+                layout.append(choice)
+                layout.append(jokers)
+            else:
+                layout.append(cast(Pick, pick))
+        return Kept(tuple(sorted(kept_sets, key=lambda way: way.index)), lay_out_path(layout), score)
+
+    def depth_first(self, keep: int, budget: int) -> tuple[Kept | None, bool]:
+        """Depth first, keeping sets before breaking them up: the play that
+        keeps the most sets, at least ``keep``, found within ``budget``
+        states, and whether the search went through (then no play keeps more).
+
+        Each state is tried once for each better score it is reached with;
+        a play found raises the bar for the rest.
+        """
+        plan, steps, hopes, scale = self.plan, self.steps, self.hopes, self.scale
+        count = len(steps)
+        # Per step: its decisions' clearing, or its options by kept sets
+        # around it and the moves by state part, best first.
+        clearing = [~plan.clearing.get(number, 0) for number, _ in steps]
+        indexes = [(number - 1) * 4 + colour for number, colour in steps]
+        watched = [
+            plan.around[index][4] if colour >= 0 else 0 for index, (_, colour) in zip(indexes, steps, strict=True)
+        ]
+        ordered: dict[int, dict[int, list[tuple[int, int, object]]]] = {}
+        seen: list[dict[int, int]] = [{} for _ in steps]
+        path: list[object] = []
+        best: list[object] | None = None
+        floor = self.score * scale + keep - 1
+        left = budget
+
+        def visit(position: int, key: int, score: int) -> None:
+            nonlocal best, floor, left
+            if position == count:
+                final = self.final(key, score)
+                if final is not None and final > floor:
+                    floor, best = final, list(path)
+                return
+            if score + hopes[position] <= floor or left <= 0:
+                return
+            here = seen[position]
+            if here.get(key, -1) >= score:
+                return
+            here[key] = score
+            left -= 1
+            number, colour = steps[position]
+            if colour < 0:
+                base = key & clearing[position]
+                for added, gained, index in plan.decisions(base, number):
+                    path.append(index)
+                    visit(position + 1, base + added, score + gained)
+                    path.pop()
+                return
+            index = indexes[position]
+            options = self.options[index].get(key & watched[position]) or self.options_for(index, key)
+            part = key & options.mask
+            by_part = ordered.get(id(options))
+            if by_part is None:
+                by_part = ordered[id(options)] = {}
+            moves = by_part.get(part)
+            if moves is None:
+                found = options.closing(part) if colour == 3 else options.moves(part)
+                moves = by_part[part] = sorted(found, key=lambda move: -move[1])
+            for delta, gain, pick in moves:
+                path.append(pick)
+                visit(position + 1, key + delta, score + gain * scale)
+                path.pop()
+
+        no_runs = _run_id(())
+        visit(0, no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS, 0)
+        finished = left > 0
+        return (None if best is None else self.play(best, floor)), finished
+
+    def _best(self, step: _Step, history: list[_Step], floor: int) -> Kept | None:
+        """The best state past the last step, if it scores more than
+        ``floor``, and the play it stands for (``history``: the states of
+        each step, each with the state it came from and what was chosen)."""
+        best_key = -1
+        best_score = floor
+        for key, (score, _, _) in step.items():
+            final = self.final(key, score)
+            if final is not None and final > best_score:
+                best_key, best_score = key, final
+        if best_key < 0:
+            return None
+        picks: list[object] = []
+        key = best_key
+        for done in reversed(history):
+            _, key, pick = done[key]
+            picks.append(pick)
+        picks.reverse()
+        return self.play(picks, best_score)
+
+
+class _KeepPlan:
+    """Where the choice of keeping each set lives in a state: one bit for
+    each way to keep it, free again once the set's last number is past
+    (except for ways whose jokers take kept jokers: their bits stay, to count
+    what they took)."""
+
+    def __init__(self, ways: Sequence[Sequence[KeptSet]], kept_jokers: Counter[int], total_jokers: int) -> None:
+        self.kept_jokers = kept_jokers
+        self.total_jokers = total_jokers
+        spans: list[tuple[int, int, int]] = []  # first number, last number, set
+        for index, set_ways in enumerate(ways):
+            numbers = [face % MAX_NUMBER + 1 for way in set_ways for face in way.faces]
+            if numbers:
+                spans.append((min(numbers), max(numbers), index))
+        spans.sort()
+        # Each set that can be kept: the number at which it is decided, and
+        # the numbered tiles it holds (the same in every way to keep it).
+        self.sets = [
+            (first, Counter(ways[index][0].faces) - Counter(ways[index][0].joker_faces)) for first, _, index in spans
+        ]
+        free_from: list[int] = []  # per bit, the first number at which it may serve again
+        self.deciding: dict[int, list[list[tuple[int, KeptSet]]]] = {}
+        self.clearing: dict[int, int] = {}
+        self.reserving = [0] * (MAX_NUMBER * 4)  # per step, the bits of ways holding its face
+        decided_by: list[list[tuple[int, int]]] = [[] for _ in range(MAX_NUMBER * 4)]  # and when each is decided
+        self.lasting = 0
+        self.lasting_faces: dict[int, tuple[int, ...]] = {}
+        self.undecided_after = [0] * (MAX_NUMBER + 1)
+        for first, last, index in spans:
+            for number in range(first):
+                self.undecided_after[number] += 1
+            options = []
+            for way in ways[index]:
+                bit = next((bit for bit, since in enumerate(free_from) if since <= first), len(free_from))
+                if bit == len(free_from):
+                    free_from.append(0)
+                lasting = bool(way.joker_faces)
+                free_from[bit] = MAX_NUMBER + 2 if lasting else last + 1
+                mask = 1 << (_KEEP_SHIFT + bit)
+                if lasting:
+                    self.lasting |= mask
+                    self.lasting_faces[mask] = way.joker_faces
+                elif last < MAX_NUMBER:
+                    self.clearing[last + 1] = self.clearing.get(last + 1, 0) | mask
+                for face in way.faces:
+                    colour, offset = divmod(face, MAX_NUMBER)
+                    self.reserving[offset * 4 + colour] |= mask
+                    decided_by[offset * 4 + colour].append((first, mask))
+                options.append((mask, way))
+            self.deciding.setdefault(first, []).append(options)
+        # Per step: the bits of the ways holding its face, the faces of the
+        # next two numbers in its colour and those of the later colours.
+        self.around: list[tuple[int, int, int, tuple[int, ...], int]] = []
+        for number in range(1, WRAPPED_ONE + 1):
+            for colour in range(len(COLOURS)):
+
+                def holding(at: int, colour: int = colour, number: int = number) -> int:
+                    """The bits of the ways holding a face, among those
+                    decided by this number (a bit may serve another set
+                    before its own is decided)."""
+                    bits = 0
+                    if at <= MAX_NUMBER:
+                        for first, mask in decided_by[(at - 1) * 4 + colour]:
+                            if first <= number:
+                                bits |= mask
+                    return bits
+
+                later = tuple(holding(number, other) for other in range(colour + 1, len(COLOURS)))
+                if number > MAX_NUMBER:
+                    later = ()
+                here, one, two = holding(number), holding(number + 1), holding(number + 2)
+                self.around.append((here, one, two, later, here | one | two | sum(later)))
+        self._used: dict[int, Counter[int]] = {0: Counter()}
+        self._combos: dict[int, list[_Combo]] = {}
+        self._decisions: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
+
+    def breaks_ahead(
+        self,
+        must: Sequence[int],
+        optional: Sequence[int],
+        weights: Sequence[int],
+        jokers: int,
+        slack: int,
+        wrap: bool,
+    ) -> list[int]:
+        """For each number (0 to 13), at least how many of the sets decided
+        after it the play must break up.
+
+        A tile the play places for sure (a rack copy, or a tile of a set it
+        cannot keep) past that number goes in some set, which holds three
+        tiles in a row or of one number around it. When no such three can be
+        had from the rack, the jokers and the tiles of the sets decided by
+        then (as if all were broken up), the set takes a tile from a set
+        decided later, which is then broken up. Tiles whose candidates for
+        that are disjoint each need their own. A rack tile the play may leave
+        on the rack (within ``slack`` of the score) is let off.
+        """
+        numbered = len(COLOURS) * MAX_NUMBER
+        top = WRAPPED_ONE if wrap else MAX_NUMBER
+        # The must copies in no set that can be kept: rack copies the play
+        # has to place, and the tiles of the sets it cannot keep.
+        sure = list(must[:numbered])
+        for face, count in self.kept_jokers.items():
+            sure[face] -= count
+        holders: list[list[tuple[int, int]]] = [[] for _ in range(numbered)]  # per face: (first number, set)
+        free = [must[face] + optional[face] for face in range(numbered)]  # as if only decided sets were broken up
+        for index, (first, faces) in enumerate(self.sets):
+            for face, count in faces.items():
+                sure[face] -= count
+                free[face] -= count
+                holders[face].append((first, index))
+        # Tiles that may still need a later set (a tile that can do without
+        # at some number can do without at every later one: more is free).
+        needing = [face for face in range(numbered) if sure[face] > 0 or optional[face]]
+        breaks = [0] * (MAX_NUMBER + 1)
+        last_first = max((first for first, _ in self.sets), default=0)
+        for number in range(min(MAX_NUMBER, last_first - 1) + 1):
+            for first, faces in self.sets:
+                if first == number:
+                    for face, count in faces.items():
+                        free[face] += count
+            needy: list[tuple[set[int], int | None]] = []  # the later sets it needs one of; the cost of leaving it
+            still_needing = []
+            for face in needing:
+                if face % MAX_NUMBER < number:
+                    continue
+                hosts: set[int] = set()
+                for window in _windows(face, top):
+                    missing = [other for other in window if free[other] <= 0]
+                    if len(missing) <= jokers:
+                        break
+                    for other in missing:
+                        hosts.update(index for first, index in holders[other] if first > number)
+                else:
+                    still_needing.append(face)
+                    needy.append((hosts, None if sure[face] > 0 else weights[face] * optional[face]))
+            needing = still_needing
+            breaks[number] = _disjoint_count(needy, slack)
+        return breaks
+
+    def decisions(self, base: int, number: int) -> list[tuple[int, int, int]]:
+        """For a state whose bits of sets already past are cleared (``base``),
+        each way on from deciding the sets beginning at this number: what it
+        adds to the state, the sets kept and which way it is (among
+        :meth:`combos`), those keeping more first."""
+        lasting = base & self.lasting
+        jokers = base >> _USED_SHIFT & 15
+        cache_key = (number, lasting, jokers)
+        found = self._decisions.get(cache_key)
+        if found is None:
+            found = []
+            used = self.used(lasting) if self.lasting else None
+            for index, (chosen, bits, faces, taken) in enumerate(self.combos(number)):
+                if faces and used is not None and faces + used - self.kept_jokers:
+                    continue
+                if taken and jokers + taken > self.total_jokers:
+                    continue
+                found.append(((taken << _USED_SHIFT) + bits, len(chosen), index))
+            found.sort(key=lambda item: -item[1])
+            self._decisions[cache_key] = found
+        return found
+
+    def combos(self, number: int) -> list[_Combo]:
+        """Each way to keep or break up the sets beginning at this number."""
+        cached = self._combos.get(number)
+        if cached is not None:
+            return cached
+        found: list[_Combo] = []
+        self._combos[number] = found
+        for choice in itertools.product(*([None, *options] for options in self.deciding.get(number, []))):
+            chosen = [option for option in choice if option is not None]
+            faces: Counter[int] = Counter()
+            for _, way in chosen:
+                faces.update(way.joker_faces)
+            found.append(
+                (
+                    tuple(way for _, way in chosen),
+                    sum(mask for mask, _ in chosen),
+                    faces,
+                    sum(way.jokers for _, way in chosen),
+                )
+            )
+        return found
+
+    def used(self, bits: int) -> Counter[int]:
+        """The faces of kept jokers taken by the kept sets whose bits stay."""
+        found = self._used.get(bits)
+        if found is None:
+            found = self._used[bits] = Counter()
+            for mask, faces in self.lasting_faces.items():
+                if bits & mask:
+                    found.update(faces)
+        return found
+
+    def decide(self, step: _Step, number: int, hope: int) -> _Step:
+        """Every state after deciding which sets beginning at this number are
+        kept (the bits of sets already past are cleared, so states alike meet)."""
+        clear = ~self.clearing.get(number, 0)
+        result: _Step = {}
+        get = result.get
+        for key, (score, _, _) in step.items():
+            base = key & clear
+            for added, gained, index in self.decisions(base, number):
+                new_score = score + gained
+                if new_score + hope <= 0:
+                    break  # the rest keep fewer
+                new_key = base + added
+                previous = get(new_key)
+                if previous is None or new_score > previous[0]:
+                    result[new_key] = (new_score, key, index)
+        return result
+
+
+def _set_aside(
+    signature: Signature, kept: int, around: tuple[int, int, int, tuple[int, ...], int], later_held: tuple[int, ...]
+) -> Signature:
+    """The step with the tiles of the kept sets in ``kept`` (bits as in a
+    state) set aside, here and in what the choices look ahead to
+    (``later_held``: the later colours' tiles at this number, uncapped)."""
+    if not kept:
+        return signature
+    colour, first, last, wrapped, held_must, held_optional, ahead, next_one, next_two, weight, jokers, _ = signature
+    here, one, two, later, _ = around
+    return (
+        colour,
+        first,
+        last,
+        wrapped,
+        held_must - (kept & here).bit_count(),
+        held_optional,
+        ahead,
+        next_one - (kept & one).bit_count(),
+        next_two - (kept & two).bit_count(),
+        weight,
+        jokers,
+        tuple(min(3, held - (kept & bits).bit_count()) for held, bits in zip(later_held, later, strict=True)),
+    )
+
+
+@functools.cache
+def _windows(face: int, top: int) -> list[list[int]]:
+    """The other faces of each three tiles that hold this one in a set: with
+    two other colours of its number, or with two neighbours in a run."""
+    colour, offset = divmod(face, MAX_NUMBER)
+    number = offset + 1
+    windows = [
+        [other * MAX_NUMBER + offset for other in pair]
+        for pair in itertools.combinations([other for other in range(len(COLOURS)) if other != colour], 2)
+    ]
+    places = [number, WRAPPED_ONE] if top == WRAPPED_ONE and number == 1 else [number]
+    for place in places:
+        for start in range(max(1, place - 2), min(place, top - 2) + 1):
+            windows.append(
+                [
+                    colour * MAX_NUMBER + (0 if at == WRAPPED_ONE else at - 1)
+                    for at in range(start, start + 3)
+                    if at != place
+                ]
+            )
+    return windows
+
+
+def _disjoint_count(needy: Sequence[tuple[set[int], int | None]], slack: int) -> int:
+    """How many tiles with disjoint candidate sets (found greedily, fewest
+    candidates first), less those the slack lets the play leave on the rack."""
+    taken: set[int] = set()
+    costs: list[int] = []
+    count = 0
+    for hosts, cost in sorted(needy, key=lambda item: len(item[0])):
+        if hosts & taken:
+            continue
+        taken |= hosts
+        count += 1
+        if cost is not None:
+            costs.append(cost)
+    for cost in sorted(costs):
+        if cost > slack:
+            break
+        slack -= cost
+        count -= 1
+    return count
