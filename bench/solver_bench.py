@@ -118,13 +118,15 @@ def run_peer(result: Result, rules: Rules) -> None:
         result.peer_certified = len(answer.placed)
 
 
-def run_ours(result: Result, solve: Solve, rules: Rules, timeout: float) -> None:
+def run_ours(result: Result, solve: Solve, rules: Rules, timeout: float, *, fewest_changes: bool = True) -> None:
     position = result.position
     rack, table = list(position.rack), position.table
     start = time.perf_counter()
     try:
         with time_limit(timeout):
-            solution = solve(rack, table, rules=rules, initial_meld_done=True, objective="tiles")
+            solution = solve(
+                rack, table, rules=rules, initial_meld_done=True, objective="tiles", fewest_changes=fewest_changes
+            )
     except TimedOut:
         result.our_problem = f"timed out after {timeout:g} s"
         return
@@ -221,6 +223,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--timeout", type=float, default=10.0, help="seconds our solver may take per position (default 10)"
     )
     parser.add_argument("--peer-only", action="store_true", help="time the peer only")
+    parser.add_argument(
+        "--fewest-changes",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="our last tie-break, fewest changes to the table's sets, which the peer does not have (default on)",
+    )
     parser.add_argument("--cold-runs", type=int, default=3, help="fresh processes for the cold start (0: skip)")
     args = parser.parse_args(argv)
     rules = Rules.preset(args.rules)
@@ -231,21 +239,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"solver benchmark: seed {args.seed}, {args.positions} positions per bucket, rules {args.rules!r},")
     print(f"racks of {RACK_SIZES[0]} to {RACK_SIZES[1]} tiles, objective: most tiles, initial meld done")
     print(f"peer: rummikub-solver {PEER_VERSION} (its MILP through cvxpy and HiGHS)")
-    print(f"ours: {ours_name}")
+    print(f"ours: {ours_name}, {'with' if args.fewest_changes else 'without'} the fewest-changes tie-break")
 
     # Warm both up (the peer compiles its model on its first solve) on a small position.
     warm = positions[args.positions] if args.positions else make_position(random.Random(args.seed), 1)
     with silenced():
         run_peer(Result(warm), rules)
         if solve is not None:
-            run_ours(Result(warm), solve, rules, args.timeout)
+            run_ours(Result(warm), solve, rules, args.timeout, fewest_changes=args.fewest_changes)
 
     results = []
     for position in positions:
         result = Result(position)
         run_peer(result, rules)
         if solve is not None:
-            run_ours(result, solve, rules, args.timeout)
+            run_ours(result, solve, rules, args.timeout, fewest_changes=args.fewest_changes)
         results.append(result)
 
     print()

@@ -94,7 +94,7 @@ class ExpertBot:
         assert view.seat is not None
         rack = own_rack(view)
         melded = view.melded[view.seat]
-        best = solve(rack, view.table, rules=view.rules, initial_meld_done=melded)
+        best = solve(rack, view.table, rules=view.rules, initial_meld_done=melded, fewest_changes=False)
         if best is None:
             return [Candidate(None, ())]
         if len(best.placed) == len(rack):
@@ -104,7 +104,9 @@ class ExpertBot:
             if most >= len(best.placed):
                 break
             options.append(hold_back(rack, view.table, best, view.rules, melded=melded, most=most))
-        options += candidates(rack, view.table, rules=view.rules, initial_meld_done=melded, k=TOP_PLAYS)[1:]
+        options += candidates(
+            rack, view.table, rules=view.rules, initial_meld_done=melded, k=TOP_PLAYS, fewest_changes=False
+        )[1:]
         unique: dict[tuple[Tile, ...], Candidate] = {}
         for option in options:
             unique.setdefault(tuple(sorted(option.placed)), Candidate(option.table, option.placed))
@@ -216,4 +218,4 @@ def _play_out(world: _World, view: PlayerView, candidate: Candidate) -> float:
 
 
 def _greedy(rack: Counter[Tile], table: Table, rules: Rules, *, melded: bool) -> Solution | None:
-    return solve(list(rack.elements()), table, rules=rules, initial_meld_done=melded)
+    return solve(list(rack.elements()), table, rules=rules, initial_meld_done=melded, fewest_changes=False)

@@ -20,5 +20,7 @@ class GreedyBot:
 
     def choose(self, view: PlayerView) -> Action:
         assert view.seat is not None
-        found = solve(own_rack(view), view.table, rules=view.rules, initial_meld_done=view.melded[view.seat])
+        found = solve(
+            own_rack(view), view.table, rules=view.rules, initial_meld_done=view.melded[view.seat], fewest_changes=False
+        )
         return play_or_draw(view, None if found is None else found.table)

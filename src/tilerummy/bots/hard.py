@@ -57,12 +57,12 @@ class HardBot:
         assert view.seat is not None
         rack = own_rack(view)
         melded = view.melded[view.seat]
-        best = solve(rack, view.table, rules=view.rules, initial_meld_done=melded)
+        best = solve(rack, view.table, rules=view.rules, initial_meld_done=melded, fewest_changes=False)
         if best is None or len(best.placed) == len(rack) or not self.reserve.safe(view):
             return best
         if self.reserve.jokers and any(tile.is_joker for tile in best.placed):
             plain = [tile for tile in rack if not tile.is_joker]
-            without_jokers = solve(plain, view.table, rules=view.rules, initial_meld_done=melded)
+            without_jokers = solve(plain, view.table, rules=view.rules, initial_meld_done=melded, fewest_changes=False)
             if without_jokers is not None:
                 best, rack = without_jokers, plain
         if self.reserve.most:
@@ -94,7 +94,7 @@ def hold_back(
             if len(held) >= most:
                 break
             kept = [*held, tile]
-            alternative = solve(without(rack, kept), table, rules=rules, initial_meld_done=melded)
+            alternative = solve(without(rack, kept), table, rules=rules, initial_meld_done=melded, fewest_changes=False)
             if alternative is None or len(alternative.placed) < len(current.placed) - 1:
                 break
             if not all(_playable(one, alternative.table, rules) for one in kept):
@@ -104,4 +104,4 @@ def hold_back(
 
 
 def _playable(tile: Tile, table: Table, rules: Rules) -> bool:
-    return solve([tile], table, rules=rules) is not None
+    return solve([tile], table, rules=rules, fewest_changes=False) is not None
