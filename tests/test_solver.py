@@ -158,3 +158,18 @@ def test_six_player_set_with_a_joker_standing_for_a_fourth_copy() -> None:
     found = solve("B11 B11 Y11 B11 B1", "R11 K11 J", rules="six-player")
     assert found is not None
     assert (found.tiles_placed, found.value) == (3, 33)
+
+
+def test_two_jokers_and_two_copies_are_never_four_tiles_of_one_colour_in_groups() -> None:
+    # Under the standard set, R3 R3 and both jokers could be counted as four
+    # red 3s sent to groups: that broke the search's state, in a position an
+    # expert bot's play-out reached.
+    table = (
+        "B1 B2 B3 | R8 B8 Y8 | R10 B10 K10 | R2 B2 K2 | B5 Y5 K5 | R3 R4 R5 | Y6 Y7 Y8 Y9 | R3 B3 Y3 K3"
+        " | Y3 Y4 Y5 Y6 | K7 K8 K9 K10 | R11 B11 K11 | R12 Y12 K12 | B9 B10 B11 B12 | Y9 Y10 Y11 Y12"
+        " | B13 Y13 J | R13 Y13 K13 | R10 R11 R12 J"
+    )
+    for fewest_changes in (False, True):
+        found = solve("R1 R4 R8 B6 R13", table, fewest_changes=fewest_changes)
+        assert found is not None
+        assert sorted(map(str, found.placed)) == ["R1", "R13", "R4"]
