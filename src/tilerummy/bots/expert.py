@@ -26,7 +26,7 @@ from ..rules import Rules
 from ..solver import Solution, candidates, solve
 from ..tiles import Tile
 from ._common import own_rack, play_or_draw
-from .hard import hold_back
+from .hard import holding_back
 
 #: Seconds per move unless told otherwise.
 DEFAULT_BUDGET = 2.0
@@ -99,11 +99,9 @@ class ExpertBot:
             return [Candidate(None, ())]
         if len(best.placed) == len(rack):
             return [Candidate(best.table, best.placed)]  # going out: nothing is better
-        options = [best]
-        for most in (1, 2, 3):
-            if most >= len(best.placed):
-                break
-            options.append(hold_back(rack, view.table, best, view.rules, melded=melded, most=most))
+        # One walk gives the plays less one, two and three tiles (keeping all would be drawing).
+        most = min(3, len(best.placed) - 1)
+        options = [best, *holding_back(rack, view.table, best, view.rules, melded=melded, most=most)]
         options += candidates(
             rack, view.table, rules=view.rules, initial_meld_done=melded, k=TOP_PLAYS, fewest_changes=False
         )[1:]

@@ -15,6 +15,7 @@ greedy bot it won fewer games, so it is off.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..game import Action, PlayerView
@@ -79,8 +80,23 @@ def hold_back(
     melded: bool,
     most: int,
 ) -> Solution:
-    """``best`` less up to ``most`` of its tiles, each of which can still be
-    played alone on the table that is left, and without placing fewer of the rest.
+    """``best`` less up to ``most`` of its tiles: the last of :func:`holding_back`."""
+    held_back = list(holding_back(rack, table, best, rules, melded=melded, most=most))
+    return held_back[-1] if held_back else best
+
+
+def holding_back(
+    rack: list[Tile],
+    table: Table,
+    best: Solution,
+    rules: Rules,
+    *,
+    melded: bool,
+    most: int,
+) -> Iterator[Solution]:
+    """``best`` less one of its tiles, then less two, and so on up to ``most``:
+    each tile kept can still be played alone on the table that is left, and
+    no other tile is lost.
 
     Jokers are kept first (they fit almost anywhere and an opponent cannot take
     them off a rack), then the highest tiles.
@@ -89,10 +105,10 @@ def hold_back(
     current = best
     for tile in sorted(set(best.placed), key=lambda tile: (not tile.is_joker, -tile.number)):
         if len(held) >= most:
-            break
+            return
         for _ in range(best.placed.count(tile)):
             if len(held) >= most:
-                break
+                return
             kept = [*held, tile]
             alternative = solve(without(rack, kept), table, rules=rules, initial_meld_done=melded, fewest_changes=False)
             if alternative is None or len(alternative.placed) < len(current.placed) - 1:
@@ -100,7 +116,7 @@ def hold_back(
             if not all(_playable(one, alternative.table, rules) for one in kept):
                 break
             held, current = kept, alternative
-    return current
+            yield current
 
 
 def _playable(tile: Tile, table: Table, rules: Rules) -> bool:
