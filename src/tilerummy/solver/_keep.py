@@ -292,6 +292,9 @@ class KeepSearch:
         watched = self.plan.around[index][4]
         known = self.options[index]
         scale = self.scale
+        # The moves by the state's kept sets around and its part, looked up
+        # once per call (many states share both).
+        moves_by: dict[tuple[int, int], list[tuple[int, int, object]]] = {}
         for key, (score, _, _) in step.items():
             if score + hope <= 0:
                 continue
@@ -299,7 +302,12 @@ class KeepSearch:
             if options is None:
                 options = self.options_for(index, key)
             part = key & options.mask
-            for delta, gain, pick in options.closing(part) if closing else options.moves(part):
+            found = moves_by.get((key & watched, part))
+            if found is None:
+                found = moves_by[key & watched, part] = cast(
+                    list[tuple[int, int, object]], options.closing(part) if closing else options.moves(part)
+                )
+            for delta, gain, pick in found:
                 new_key = key + delta
                 new_score = score + gain * scale
                 previous = get(new_key)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -289,16 +289,22 @@ def best_in_box(
     # Often the whole rack can be placed: a quick depth-first search finds
     # such a play, which nothing beats, without the full search.
     budget = [_WHOLE_RACK_BUDGET if whole_rack_budget is None else min(whole_rack_budget, _WHOLE_RACK_BUDGET)]
-    for setup in setups:
-        plan, must, optional = setup.plan, setup.must, setup.optional
-        jokers = plan.freed + high[JOKER_INDEX]
-        if _placeable(must, optional, jokers, rules.wrap) != optional:
+    fitting = [
+        _placeable(setup.must, setup.optional, setup.plan.freed + high[JOKER_INDEX], rules.wrap) == setup.optional
+        for setup in setups
+    ]
+    for setup, fits in zip(setups, fitting, strict=True):
+        if not fits:
             continue  # a rack tile fits in no set at all
-        whole = [must[face] + optional[face] for face in range(FACE_COUNT)]
-        melds = any_layout(whole, jokers, wrap=rules.wrap, budget=budget)
+        whole = [must + optional for must, optional in zip(setup.must, setup.optional, strict=True)]
+        melds = any_layout(whole, setup.plan.freed + high[JOKER_INDEX], wrap=rules.wrap, budget=budget)
         if melds is not None:
-            return _Found(everything, _arrange(before, melds, plan, rules), tuple(setups), tuple(low), tuple(high))
-    for setup in setups:
+            rivals = tuple(itertools.compress(setups, fitting))
+            return _Found(everything, _arrange(before, melds, setup.plan, rules), rivals, tuple(low), tuple(high))
+    # Per setup, the most it can score as far as the searches tell: those
+    # that cannot reach the best need no search for fewer changes.
+    bounds = [everything] * len(setups)
+    for number, setup in enumerate(setups):
         plan, from_rack, must, optional = setup.plan, setup.from_rack, setup.must, setup.optional
         if best_score >= everything:
             break  # the whole rack is placed: nothing can do better
@@ -308,7 +314,9 @@ def best_in_box(
         if best_score:
             reachable = _placeable(must, optional, plan.freed + high[JOKER_INDEX], rules.wrap)
             hope = sum(weight * count for weight, count in zip(weights, reachable, strict=True))
-            if fixed + hope + (high[JOKER_INDEX] - low[JOKER_INDEX]) * weights[JOKER_INDEX] <= best_score:
+            hope += fixed + (high[JOKER_INDEX] - low[JOKER_INDEX]) * weights[JOKER_INDEX]
+            if hope <= best_score:
+                bounds[number] = hope
                 continue
         arrangement = best_arrangement(
             must,
@@ -321,14 +329,16 @@ def best_in_box(
             floor=best_score - fixed,
         )
         if arrangement is None:
+            bounds[number] = best_score
             continue
-        score = arrangement.score + fixed
+        score = bounds[number] = arrangement.score + fixed
         if score > best_score:
             best_score = score
             best = arrangement.melds, plan
     if best is None:
         return None
-    return _Found(best_score, _arrange(before, best[0], best[1], rules), tuple(setups), tuple(low), tuple(high))
+    rivals = tuple(setup for setup, bound in zip(setups, bounds, strict=True) if bound >= best_score)
+    return _Found(best_score, _arrange(before, best[0], best[1], rules), rivals, tuple(low), tuple(high))
 
 
 def _initial_meld(before: Table, rack: list[int], weights: list[int], rules: Rules) -> Table | None:
@@ -543,7 +553,8 @@ class _Setup:
 @dataclass(frozen=True, slots=True)
 class _Found:
     """A best play: its score, the table after it (keeping the old sets that
-    come easily), and the setups searched, to look for fewer changes."""
+    come easily), and the setups that may score as much (those the searches
+    did not rule out), to look for fewer changes."""
 
     score: int
     table: Table
@@ -561,13 +572,20 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
     for a better one, which mostly just proves there is none. How long a full
     search takes depends much on the order of the numbers (it is quick when
     the sets that must change come first): without ``wrap`` (where the
-    numbers may as well be counted down) both orders take turns.
+    numbers may as well be counted down) the order that meets fewer states
+    in its first steps goes on (see :func:`_race`). Plans that cannot score
+    as much as the play found are left out.
     """
     broken = len(changed_sets(before, found.table))
     if not broken or not found.setups:
         return found.table
     free = rules.joker_replacement is JokerReplacement.FREE
     count = len(before.melds)
+    setups = found.setups
+    if found.score == sum(weight * copies for weight, copies in zip(weights, found.high, strict=True)):
+        # The whole rack is placed: a plan that cannot place it all, as a
+        # quick search shows for most, has no play to offer.
+        setups = tuple(setup for setup in setups if not _cannot_place_all(setup, found.high[JOKER_INDEX], rules))
     plans = [
         _Orders(
             before,
@@ -578,7 +596,7 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
             found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack)),
             free=free,
         )
-        for setup in found.setups
+        for setup in setups
     ]
     plans.sort(key=lambda plan: plan.forward.fewest_broken)
     best = found.table
@@ -590,26 +608,30 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
 
     # A good play to beat first, from the likeliest plan: then the full
     # searches mostly just prove there is none better, which is quick.
-    favourite: bool | None = None
     for keep_search, mirrored in plans[0].searches():
         if keep_search.fewest_broken >= broken:
             break
         kept, finished = keep_search.depth_first(count - broken + 1, _KEEP_BUDGET)
         if kept is not None:
             take(kept, mirrored, plans[0])
-            # The order that found a better play is likely the quicker one.
-            favourite = None if rules.wrap else mirrored
         if finished:
             plans = plans[1:]
             break
     for plan in plans:
         if plan.forward.fewest_broken >= broken:
             continue
-        kept, mirrored = _race(plan, count - broken + 1, favourite)
+        kept, mirrored = _race(plan, count - broken + 1)
         if kept is not None:
             take(kept, mirrored, plan)
-        favourite = None if rules.wrap else mirrored
     return best
+
+
+def _cannot_place_all(setup: _Setup, rack_jokers: int, rules: Rules) -> bool:
+    """Whether a quick search shows this plan cannot place all its tiles
+    (False when it finds a way, or gives up)."""
+    whole = [must + optional for must, optional in zip(setup.must, setup.optional, strict=True)]
+    budget = [_WHOLE_RACK_BUDGET]
+    return any_layout(whole, setup.plan.freed + rack_jokers, wrap=rules.wrap, budget=budget) is None and budget[0] > 0
 
 
 class _Orders:
@@ -657,37 +679,46 @@ class _Orders:
         return [(self.forward, False), (self._down, True)]
 
 
-def _race(plan: _Orders, keep: int, favourite: bool | None) -> tuple[Kept | None, bool]:
+def _race(plan: _Orders, keep: int) -> tuple[Kept | None, bool]:
     """The play of this plan keeping the most sets, at least ``keep`` (None
     if there is none), and which order of the numbers found it (True:
     counted down).
 
-    The orders take turns, each going on until it has met as many states as
-    it is allowed, the allowance doubling each round, until one of them goes
-    through: so this costs at most about twice what the quicker order does.
-    The ``favourite`` order (the quicker one for the plans before: the same
-    table makes them alike) goes first and is allowed eight times as much;
-    with no favourite, counting down is only set up if counting up is not
-    quick."""
-    orders = plan.searches() if favourite is not None else [(plan.forward, False)]
-    if favourite:
-        orders.reverse()
-    running = [(keep_search.stepwise(keep), mirrored) for keep_search, mirrored in orders]
-    met = [0, 0]
-    allowance = _KEEP_STATES
-    while True:
-        for turn, (steps, mirrored) in enumerate(running):
-            limit = allowance * 8 if favourite is not None and turn == 0 else allowance
-            try:
-                while met[turn] < limit:
-                    met[turn] += next(steps)
-            except StopIteration as finished:
-                return finished.value, mirrored
-        if len(running) == 1 and not plan.wrap:
-            down, _ = plan.searches()[1]
-            running.append((down.stepwise(keep), True))
+    One order can take ten times as long as the other, and which one is
+    quicker shows early: the search counting up goes alone while it is
+    small; past that, counting down goes as many steps (or until it has met
+    as many states), and the order that met fewer states goes on alone."""
+    counting_up = plan.forward.stepwise(keep)
+    met = steps = 0
+    try:
+        while met < _KEEP_STATES or plan.wrap:
+            met += next(counting_up)
+            steps += 1
+    except StopIteration as finished:
+        return finished.value, False
+    down, _ = plan.searches()[1]
+    counting_down = down.stepwise(keep)
+    met_down = 0
+    try:
+        for _ in range(steps):
+            met_down += next(counting_down)
+            if met_down > met:
+                break
         else:
-            allowance *= 2
+            return _run_out(counting_down), True
+    except StopIteration as finished:
+        return finished.value, True
+    return _run_out(counting_up), False
+
+
+def _run_out(search: Generator[int, None, Kept | None]) -> Kept | None:
+    """What a search returns once run to its end."""
+    while True:
+        try:
+            next(search)
+        except StopIteration as finished:
+            result: Kept | None = finished.value
+            return result
 
 
 def _keep_search(
@@ -753,8 +784,8 @@ _KEEP_ATTEMPTS = 1
 #: How many states each of those searches may visit.
 _LAYOUT_BUDGET = 1000
 #: How many states the depth-first search for fewer changes may visit, per
-#: joker plan and order of the numbers; and how many the full search may meet
-#: at first (then four times as many, and so on).
+#: joker plan and order of the numbers; and how many the full search counting
+#: up may meet alone before counting down is tried against it.
 _KEEP_BUDGET = 1500
 _KEEP_STATES = 1000
 #: How many states the searches for a play placing the whole rack may visit;
