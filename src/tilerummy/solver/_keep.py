@@ -292,24 +292,23 @@ class KeepSearch:
         watched = self.plan.around[index][4]
         known = self.options[index]
         scale = self.scale
-        # The moves by the state's kept sets around and its part, looked up
-        # once per call (many states share both).
-        moves_by: dict[tuple[int, int], list[tuple[int, int, object]]] = {}
+        # What a state's moves depend on: its kept sets around this step and
+        # its part (every kept pattern's options share the part's mask).
+        depends = watched | self.options_for(index, 0).mask
+        # The moves, scaled, by what they depend on, worked out once per call.
+        moves_by: dict[int, list[tuple[int, int, object]]] = {}
         for key, (score, _, _) in step.items():
             if score + hope <= 0:
                 continue
-            options = known.get(key & watched)
-            if options is None:
-                options = self.options_for(index, key)
-            part = key & options.mask
-            found = moves_by.get((key & watched, part))
+            found = moves_by.get(key & depends)
             if found is None:
-                found = moves_by[key & watched, part] = cast(
-                    list[tuple[int, int, object]], options.closing(part) if closing else options.moves(part)
-                )
+                options = known.get(key & watched) or self.options_for(index, key)
+                part = key & options.mask
+                moves = options.closing(part) if closing else options.moves(part)
+                found = moves_by[key & depends] = [(delta, gain * scale, pick) for delta, gain, pick in moves]
             for delta, gain, pick in found:
                 new_key = key + delta
-                new_score = score + gain * scale
+                new_score = score + gain
                 previous = get(new_key)
                 if previous is None or new_score > previous[0]:
                     result[new_key] = (new_score, key, pick)
@@ -357,7 +356,13 @@ class KeepSearch:
         watched = [
             plan.around[index][4] if colour >= 0 else 0 for index, (_, colour) in zip(indexes, steps, strict=True)
         ]
-        ordered: dict[int, dict[int, list[tuple[int, int, object]]]] = {}
+        # What a state's moves depend on at each step (as in _colour_step),
+        # and per step the moves, scaled and best first, by that.
+        depends = [
+            watched[position] | self.options_for(index, 0).mask if colour >= 0 else 0
+            for position, (index, (_, colour)) in enumerate(zip(indexes, steps, strict=True))
+        ]
+        ordered: list[dict[int, list[tuple[int, int, object]]]] = [{} for _ in steps]
         seen: list[dict[int, int]] = [{} for _ in steps]
         path: list[object] = []
         best: list[object] | None = None
@@ -386,19 +391,19 @@ class KeepSearch:
                     visit(position + 1, base + added, score + gained)
                     path.pop()
                 return
-            index = indexes[position]
-            options = self.options[index].get(key & watched[position]) or self.options_for(index, key)
-            part = key & options.mask
-            by_part = ordered.get(id(options))
-            if by_part is None:
-                by_part = ordered[id(options)] = {}
-            moves = by_part.get(part)
+            by_state = ordered[position]
+            moves = by_state.get(key & depends[position])
             if moves is None:
+                index = indexes[position]
+                options = self.options[index].get(key & watched[position]) or self.options_for(index, key)
+                part = key & options.mask
                 found = options.closing(part) if colour == 3 else options.moves(part)
-                moves = by_part[part] = sorted(found, key=lambda move: -move[1])
+                moves = by_state[key & depends[position]] = sorted(
+                    ((delta, gain * scale, pick) for delta, gain, pick in found), key=lambda move: -move[1]
+                )
             for delta, gain, pick in moves:
                 path.append(pick)
-                visit(position + 1, key + delta, score + gain * scale)
+                visit(position + 1, key + delta, score + gain)
                 path.pop()
 
         no_runs = _run_id(())
@@ -627,9 +632,15 @@ class _KeepPlan:
         clear = ~self.clearing.get(number, 0)
         result: _Step = {}
         get = result.get
+        # The decisions depend on the lasting bits and the jokers used only.
+        depends = self.lasting | 15 << _USED_SHIFT
+        by_state: dict[int, list[tuple[int, int, int]]] = {}
         for key, (score, _, _) in step.items():
             base = key & clear
-            for added, gained, index in self.decisions(base, number):
+            decisions = by_state.get(base & depends)
+            if decisions is None:
+                decisions = by_state[base & depends] = self.decisions(base, number)
+            for added, gained, index in decisions:
                 new_score = score + gained
                 if new_score + hope <= 0:
                     break  # the rest keep fewer
