@@ -57,6 +57,10 @@ def read_table(table: Table | str, rules: Rules) -> Table:
     for index, meld in enumerate(table.melds, start=1):
         if not isinstance(meld, Meld):
             raise IllegalPlay(Reason.INVALID_SET, f"set {index}: expected a set, got {type(meld).__name__}")
+        read = _reread(meld, wrap=rules.wrap)
+        if read == meld:
+            melds.append(read)
+            continue
         try:
             read = Meld.parse(str(meld), wrap=rules.wrap)
         except (InvalidMeld, NotationError) as error:
@@ -70,6 +74,16 @@ def read_table(table: Table | str, rules: Rules) -> Table:
             raise IllegalPlay(Reason.INVALID_SET, f"set {index}: {meld} is not the {meld.kind.value} it claims to be")
         melds.append(read)
     return Table(tuple(melds))
+
+
+def _reread(meld: Meld, *, wrap: bool) -> Meld | None:
+    """The set its tiles make, read in their order (None if they make none):
+    the same as reading its notation, but for a group whose joker's colour
+    the notation has to spell out, which the caller reads from it."""
+    try:
+        return Meld.from_tiles(meld.tiles, wrap=wrap)
+    except InvalidMeld:
+        return None
 
 
 def judge_play(

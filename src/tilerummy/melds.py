@@ -39,6 +39,9 @@ class MeldKind(enum.Enum):
     GROUP = "group"
     RUN = "run"
 
+    # One object per kind: hashed by identity, in C (see Colour).
+    __hash__ = object.__hash__
+
 
 @dataclass(frozen=True, slots=True)
 class Token:

@@ -121,7 +121,9 @@ def solve(
     rules, rack_tiles, before = _read_position(rack, table, rules, objective)
     weights = _weights(rules, objective)
     rack_counts = counts_of(Counter(rack_tiles))
-    found = best_in_box(before, [0] * FACE_COUNT, rack_counts, weights, rules, melded=initial_meld_done)
+    found = best_in_box(
+        before, [0] * FACE_COUNT, rack_counts, weights, rules, melded=initial_meld_done, tidy=fewest_changes
+    )
     if found is None:
         return None
     after = _fewest_changes(before, found, weights, rules) if fewest_changes else found.table
@@ -194,6 +196,8 @@ def candidates(
                 melded=initial_meld_done,
                 floor=_enough(queue, k - len(plays)),
                 whole_rack_budget=_PART_BUDGET if plays else None,
+                # The fewest changes, if wanted, are found for the play taken.
+                tidy=False,
             )
             if found is not None:
                 heapq.heappush(queue, (-found.score, next(order), low, high, found))
@@ -265,13 +269,15 @@ def best_in_box(
     melded: bool,
     floor: int = 0,
     whole_rack_budget: int | None = None,
+    tidy: bool = True,
 ) -> _Found | None:
     """The best play using between ``low`` and ``high`` copies of each rack
     face (jokers included), with its score; None if no such play places a
     tile or scores more than ``floor``. ``whole_rack_budget``: how long to
     look for a play using ``high`` in full before searching properly (at
-    most the module's budget). The play keeps the old sets it easily can;
-    :func:`_fewest_changes` then finds the fewest changes."""
+    most the module's budget). The play keeps the old sets it makes again
+    and, if ``tidy``, those it easily can; :func:`_fewest_changes` then finds
+    the fewest changes."""
     constant = sum(weights[face] * low[face] for face in range(FACE_COUNT))
     if not melded:
         if rules.initial_meld_lay_off and before.melds:
@@ -330,7 +336,9 @@ def best_in_box(
         melds = any_layout(whole, setup.plan.freed + high[JOKER_INDEX], wrap=rules.wrap, budget=budget)
         if melds is not None:
             rivals = tuple(itertools.compress(setups, fitting))
-            return _Found(everything, _arrange(before, melds, setup.plan, rules), rivals, tuple(low), tuple(high))
+            return _Found(
+                everything, _arrange(before, melds, setup.plan, rules, tidy=tidy), rivals, tuple(low), tuple(high)
+            )
     # Per setup, the most it can score as far as the searches tell: those
     # that cannot reach the best need no search for fewer changes.
     bounds = [everything] * len(setups)
@@ -368,7 +376,7 @@ def best_in_box(
     if best is None:
         return None
     rivals = tuple(setup for setup, bound in zip(setups, bounds, strict=True) if bound >= best_score)
-    return _Found(best_score, _arrange(before, best[0], best[1], rules), rivals, tuple(low), tuple(high))
+    return _Found(best_score, _arrange(before, best[0], best[1], rules, tidy=tidy), rivals, tuple(low), tuple(high))
 
 
 def _initial_meld(before: Table, rack: list[int], weights: list[int], rules: Rules) -> Table | None:
@@ -824,9 +832,10 @@ _WHOLE_RACK_BUDGET = 3000
 _PART_BUDGET = 300
 
 
-def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rules) -> Table:
-    """The table after the play, keeping as many of the old sets as it
-    easily can, and showing kept jokers as jokers again."""
+def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rules, *, tidy: bool) -> Table:
+    """The table after the play, keeping the old sets it made again (and, if
+    ``tidy``, as many more as it easily can), and showing kept jokers as
+    jokers again."""
     kept_jokers = Counter(plan.kept)
     # The new sets by their faces, in order, to find those made again.
     by_faces: dict[tuple[int, ...], list[int]] = {}
@@ -850,7 +859,7 @@ def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rule
     new_sets = [new for index, new in enumerate(melds) if index not in taken]
     remaining = Counter(face_of(tile) for meld in new_sets for tile in meld.tiles)
     candidates = [(meld, faces) for meld, faces in candidates if not faces - remaining]
-    attempts = [candidates] + [[candidate] for candidate in candidates[:_KEEP_ATTEMPTS]] if candidates else []
+    attempts = [candidates] + [[candidate] for candidate in candidates[:_KEEP_ATTEMPTS]] if candidates and tidy else []
     for attempt in attempts:
         faces = sum((faces for _, faces in attempt), Counter())
         if faces - remaining:
@@ -924,7 +933,10 @@ def describe(before: Table, after: Table, placed: Counter[Tile]) -> list[str]:
     or "make R4 R5 R6 with R4 from your rack, R5 R6 from R5 R6 R7 R8"."""
 
     # Writing a group out can take a while: each set is written once.
-    melds = {_set_key(meld): meld for meld in (*before.melds, *after.melds)}
+    before_keys = [_set_key(meld) for meld in before.melds]
+    after_keys = [_set_key(meld) for meld in after.melds]
+    melds = dict(zip(before_keys, before.melds, strict=True))
+    melds.update(zip(after_keys, after.melds, strict=True))
     names: dict[tuple[MeldKind, int, tuple[int, ...]], str] = {}
 
     def name(meld: tuple[MeldKind, int, tuple[int, ...]]) -> str:
@@ -937,8 +949,8 @@ def describe(before: Table, after: Table, placed: Counter[Tile]) -> list[str]:
         return found
 
     # The old sets kept are those of changed_sets' count.
-    old = Counter(_set_key(meld) for meld in before.melds)
-    new = Counter(_set_key(meld) for meld in after.melds)
+    old = Counter(before_keys)
+    new = Counter(after_keys)
     kept = old & new
     broken = list((old - kept).elements())
     created = list((new - kept).elements())
@@ -956,6 +968,9 @@ def describe(before: Table, after: Table, placed: Counter[Tile]) -> list[str]:
     for meld in created:
         tiles = Counter(meld[2])
         for index, old_meld in enumerate(broken):
+            # A set extended keeps its kind, and a group its number.
+            if old_meld[0] is not meld[0] or (old_meld[0] is MeldKind.GROUP and old_meld[1] != meld[1]):
+                continue
             whole = old_tiles[index]
             if not intact[index] or any(tiles[tile] < count for tile, count in whole.items()):
                 continue
