@@ -199,6 +199,13 @@ class KeepSearch:
         optional = _placeable(must, optional, total_jokers, wrap)
         slack = sum(weight * count for weight, count in zip(weights, optional, strict=False)) - score
         slack += optional_jokers * joker_weight
+        if not slack:
+            # The play places every rack tile that fits somewhere: they are
+            # all must copies, and the search need not try leaving any out.
+            must = [held + extra for held, extra in zip(must, optional, strict=True)]
+            optional = [0] * len(optional)
+            must_jokers, optional_jokers = total_jokers, 0
+            self.score, self.must_jokers = 0, must_jokers
         self.plan = _KeepPlan(ways, kept_jokers, total_jokers)
         self.breaks = self.plan.breaks_ahead(must, optional, weights, total_jokers, slack, wrap)
         #: At least this many old sets are broken up by any play it finds.
