@@ -121,9 +121,7 @@ def solve(
     rules, rack_tiles, before = _read_position(rack, table, rules, objective)
     weights = _weights(rules, objective)
     rack_counts = counts_of(Counter(rack_tiles))
-    found = best_in_box(
-        before, [0] * FACE_COUNT, rack_counts, weights, rules, melded=initial_meld_done, tidy=fewest_changes
-    )
+    found = best_in_box(before, [0] * FACE_COUNT, rack_counts, weights, rules, melded=initial_meld_done)
     if found is None:
         return None
     after = _fewest_changes(before, found, weights, rules) if fewest_changes else found.table
@@ -196,8 +194,6 @@ def candidates(
                 melded=initial_meld_done,
                 floor=_enough(queue, k - len(plays)),
                 whole_rack_budget=_PART_BUDGET if plays else None,
-                # The fewest changes, if wanted, are found for the play taken.
-                tidy=False,
             )
             if found is not None:
                 heapq.heappush(queue, (-found.score, next(order), low, high, found))
@@ -269,15 +265,13 @@ def best_in_box(
     melded: bool,
     floor: int = 0,
     whole_rack_budget: int | None = None,
-    tidy: bool = True,
 ) -> _Found | None:
     """The best play using between ``low`` and ``high`` copies of each rack
     face (jokers included), with its score; None if no such play places a
     tile or scores more than ``floor``. ``whole_rack_budget``: how long to
     look for a play using ``high`` in full before searching properly (at
-    most the module's budget). The play keeps the old sets it makes again
-    and, if ``tidy``, those it easily can; :func:`_fewest_changes` then finds
-    the fewest changes."""
+    most the module's budget). The play keeps the old sets it makes again;
+    :func:`_fewest_changes` then finds the fewest changes."""
     constant = sum(weights[face] * low[face] for face in range(FACE_COUNT))
     if not melded:
         if rules.initial_meld_lay_off and before.melds:
@@ -336,9 +330,7 @@ def best_in_box(
         melds = any_layout(whole, setup.plan.freed + high[JOKER_INDEX], wrap=rules.wrap, budget=budget)
         if melds is not None:
             rivals = tuple(itertools.compress(setups, fitting))
-            return _Found(
-                everything, _arrange(before, melds, setup.plan, rules, tidy=tidy), rivals, tuple(low), tuple(high)
-            )
+            return _Found(everything, _arrange(before, melds, setup.plan), rivals, tuple(low), tuple(high))
     # Per setup, the most it can score as far as the searches tell: those
     # that cannot reach the best need no search for fewer changes.
     bounds = [everything] * len(setups)
@@ -376,7 +368,7 @@ def best_in_box(
     if best is None:
         return None
     rivals = tuple(setup for setup, bound in zip(setups, bounds, strict=True) if bound >= best_score)
-    return _Found(best_score, _arrange(before, best[0], best[1], rules, tidy=tidy), rivals, tuple(low), tuple(high))
+    return _Found(best_score, _arrange(before, best[0], best[1]), rivals, tuple(low), tuple(high))
 
 
 def _initial_meld(before: Table, rack: list[int], weights: list[int], rules: Rules) -> Table | None:
@@ -817,10 +809,6 @@ def _kept_by_set(before: Table, reading: Sequence[Tile], roles: Sequence[bool]) 
     return tuple(result)
 
 
-#: How many extra layouts to try when keeping more of the old sets.
-_KEEP_ATTEMPTS = 1
-#: How many states each of those searches may visit.
-_LAYOUT_BUDGET = 1000
 #: How many states the depth-first search for fewer changes may visit, per
 #: joker plan and order of the numbers; and how many the full search counting
 #: up may meet alone before counting down is tried against it.
@@ -832,10 +820,9 @@ _WHOLE_RACK_BUDGET = 3000
 _PART_BUDGET = 300
 
 
-def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rules, *, tidy: bool) -> Table:
-    """The table after the play, keeping the old sets it made again (and, if
-    ``tidy``, as many more as it easily can), and showing kept jokers as
-    jokers again."""
+def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan) -> Table:
+    """The table after the play: the old sets it made again as they were,
+    then its other sets, with kept jokers shown as jokers again."""
     kept_jokers = Counter(plan.kept)
     # The new sets by their faces, in order, to find those made again.
     by_faces: dict[tuple[int, ...], list[int]] = {}
@@ -843,50 +830,17 @@ def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan, rules: Rule
         by_faces.setdefault(tuple(sorted(face_of(tile) for tile in new.tiles)), []).append(index)
     taken: set[int] = set()
     kept_sets: list[Meld] = []
-    candidates: list[tuple[Meld, Counter[int]]] = []
     for meld, kept_here in zip(before.melds, plan.kept_by_set, strict=True):
         if kept_here is None or kept_here - kept_jokers:
             continue
-        faces = Counter(INDEX[tile] for tile in meld.tiles if not tile.is_joker) + kept_here
-        # An old set the solution made again, tile for tile, stays as it was.
+        faces = Counter(face_of(tile) for tile in meld.tiles if not tile.is_joker) + kept_here
         same = by_faces.get(tuple(sorted(faces.elements())))
         if same:
             taken.add(same.pop(0))
             kept_sets.append(meld)
             kept_jokers -= kept_here
-        else:
-            candidates.append((meld, faces))
-    new_sets = [new for index, new in enumerate(melds) if index not in taken]
-    remaining = Counter(face_of(tile) for meld in new_sets for tile in meld.tiles)
-    candidates = [(meld, faces) for meld, faces in candidates if not faces - remaining]
-    attempts = [candidates] + [[candidate] for candidate in candidates[:_KEEP_ATTEMPTS]] if candidates and tidy else []
-    for attempt in attempts:
-        faces = sum((faces for _, faces in attempt), Counter())
-        if faces - remaining:
-            continue
-        laid_out = _lay_out(remaining - faces, rules)
-        if laid_out is None:
-            continue
-        for meld, meld_faces in attempt:
-            kept_sets.append(meld)
-            kept_jokers -= meld_faces - Counter(INDEX[tile] for tile in meld.tiles if not tile.is_joker)
-        new_sets = list(laid_out)
-        break
-    shown = _show_kept_jokers(new_sets, kept_jokers)
-    order = {meld: index for index, meld in enumerate(before.melds)}
-    kept_sets.sort(key=lambda meld: order[meld])
+    shown = _show_kept_jokers([new for index, new in enumerate(melds) if index not in taken], kept_jokers)
     return Table(tuple(kept_sets) + tuple(shown))
-
-
-def _lay_out(faces: Counter[int], rules: Rules) -> tuple[Meld, ...] | None:
-    """Sets using exactly these tiles, if there are any."""
-    if not faces:
-        return ()
-    must = [faces[face] for face in range(FACE_COUNT)]
-    jokers = must[JOKER_INDEX]
-    must[JOKER_INDEX] = 0
-    # Any layout will do, and keeping old sets is a nicety: a bounded search.
-    return any_layout(must, jokers, wrap=rules.wrap, budget=[_LAYOUT_BUDGET])
 
 
 def _show_kept_jokers(melds: list[Meld], kept: Counter[int]) -> list[Meld]:
