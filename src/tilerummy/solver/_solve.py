@@ -323,14 +323,18 @@ def best_in_box(
         _placeable(setup.must, setup.optional, setup.plan.freed + high[JOKER_INDEX], rules.wrap) == setup.optional
         for setup in setups
     ]
-    for setup, fits in zip(setups, fitting, strict=True):
+    for number, (setup, fits) in enumerate(zip(setups, fitting, strict=True)):
         if not fits:
             continue  # a rack tile fits in no set at all
         whole = [must + optional for must, optional in zip(setup.must, setup.optional, strict=True)]
         melds = any_layout(whole, setup.plan.freed + high[JOKER_INDEX], wrap=rules.wrap, budget=budget)
         if melds is not None:
+            # The plans that may place the whole rack too: this one, those
+            # not searched yet, and those whose search gave up.
             rivals = tuple(itertools.compress(setups, fitting))
-            return _Found(everything, _arrange(before, melds, setup.plan), rivals, tuple(low), tuple(high))
+            return _Found(everything, _arrange(before, melds, setup.plan), rivals, tuple(low), tuple(high), setup)
+        if budget[0] > 0:
+            fitting[number] = False  # searched through: it cannot
     # Per setup, the most it can score as far as the searches tell: those
     # that cannot reach the best need no search for fewer changes.
     bounds = [everything] * len(setups)
@@ -591,6 +595,8 @@ class _Found:
     setups: tuple[_Setup, ...] = ()
     low: tuple[int, ...] = ()
     high: tuple[int, ...] = ()
+    #: The setup of the play, when it places the whole rack.
+    whole: _Setup | None = None
 
 
 def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules: Rules) -> Table:
@@ -615,7 +621,11 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
     if found.score == sum(weight * copies for weight, copies in zip(weights, found.high, strict=True)):
         # The whole rack is placed: a plan that cannot place it all, as a
         # quick search shows for most, has no play to offer.
-        setups = tuple(setup for setup in setups if not _cannot_place_all(setup, found.high[JOKER_INDEX], rules))
+        setups = tuple(
+            setup
+            for setup in setups
+            if setup is found.whole or not _cannot_place_all(setup, found.high[JOKER_INDEX], rules)
+        )
     plans = [
         _Orders(
             before,
