@@ -610,9 +610,8 @@ class _KeepPlan:
         self._combos[number] = found
         for choice in itertools.product(*([None, *options] for options in self.deciding.get(number, []))):
             chosen = [option for option in choice if option is not None]
-            faces: Counter[int] = Counter()
-            for _, way in chosen:
-                faces.update(way.joker_faces)
+            standing = [face for _, way in chosen for face in way.joker_faces]
+            faces = Counter(standing) if standing else _NO_FACES
             found.append(
                 (
                     tuple(way for _, way in chosen),
@@ -656,6 +655,10 @@ class _KeepPlan:
                 if previous is None or new_score > previous[0]:
                     result[new_key] = (new_score, key, index)
         return result
+
+
+#: What a choice of sets none of whose jokers keep their meaning takes from them.
+_NO_FACES: Counter[int] = Counter()
 
 
 def _set_aside(
