@@ -142,6 +142,16 @@ def test_regressions(rack: str, table: str, rules: Rules, expected: int) -> None
     assert found.changed == expected
 
 
+def test_kept_jokers_never_make_a_set_alone() -> None:
+    # Six-player set: K2 fits only in R2 B2 Y2 K2, which leaves the jokers
+    # standing for R1, B1 and Y1 with no numbered tile to make a set with
+    # (the search, counting them as those tiles, once laid them out alone).
+    rules = Rules.preset("six-player")
+    table = Table.parse("J R2 R3 | J B2 B3 | J Y2 Y3 | J R2 R3")
+    assert check(parse_tiles("K2"), table, rules, melded=True, objective="tiles") is None
+    assert candidates("K2", table, rules=rules, k=3) == []
+
+
 def test_changed_sets_counts_as_describe_does() -> None:
     before = Table.parse("R5 R6 R7 | K10 B10 Y10 | R5 R6 R7")
     after = Table.parse("R4 R5 R6 R7 | B10 Y10 K10 | R5 R6 R7")

@@ -247,13 +247,7 @@ class KeepSearch:
     def run(self, keep: int) -> Kept | None:
         """The play keeping at least ``keep`` sets that keeps the most, or
         None if there is none."""
-        steps = self.stepwise(keep)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                result: Kept | None = done.value
-                return result
+        return run_out(self.stepwise(keep))
 
     def stepwise(self, keep: int) -> Generator[int, None, Kept | None]:
         """As :meth:`run`, one step at a time: yields how many states each
@@ -437,6 +431,16 @@ class KeepSearch:
             picks.append(pick)
         picks.reverse()
         return self.play(picks, best_score)
+
+
+def run_out(search: Generator[int, None, Kept | None]) -> Kept | None:
+    """What a search taken step by step returns once run to its end."""
+    while True:
+        try:
+            next(search)
+        except StopIteration as finished:
+            result: Kept | None = finished.value
+            return result
 
 
 class _KeepPlan:

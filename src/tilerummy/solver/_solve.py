@@ -16,7 +16,7 @@ import gc
 import heapq
 import itertools
 from collections import Counter
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal, ParamSpec, TypeVar
 
@@ -25,7 +25,17 @@ from ..legality import joker_readings, judge_play
 from ..melds import WRAPPED_ONE, Meld, MeldKind, Table
 from ..rules import JokerReplacement, Rules
 from ..tiles import COLOURS, JOKER, MAX_NUMBER, Piece, Tile, format_tiles, parse_tiles
-from ._keep import KeepSearch, Kept, KeptSet, mirrored_counts, mirrored_face, mirrored_kept, mirrored_ways, ways_to_keep
+from ._keep import (
+    KeepSearch,
+    Kept,
+    KeptSet,
+    mirrored_counts,
+    mirrored_face,
+    mirrored_kept,
+    mirrored_ways,
+    run_out,
+    ways_to_keep,
+)
 from ._layers import _placeable, any_layout, best_arrangement
 from ._search import FACE_COUNT, FACES, INDEX, JOKER_INDEX, counts_of, face_of, search
 
@@ -63,6 +73,13 @@ _MAJOR = 1024
 
 class SolverError(TilerummyError):
     """The solver produced a play the rules refuse: a bug, never bad input."""
+
+
+class _JokersAlone(Exception):
+    """A layout puts jokers that keep their meaning in a set with no other
+    tile (only possible with the six-player set's four jokers): the search
+    counts them as the tiles they stand for, but the rules want a numbered
+    tile in every set, so the layout is no play."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,7 +309,7 @@ def best_in_box(
             return None
         return _Found(found.score + constant, Table(before.melds + found.melds))
     best_score = floor
-    best: tuple[tuple[Meld, ...], _JokerPlan] | None = None
+    best: Table | None = None
     everything = sum(weights[face] * count for face, count in enumerate(high))
     if everything <= floor:
         return None
@@ -329,10 +346,14 @@ def best_in_box(
         whole = [must + optional for must, optional in zip(setup.must, setup.optional, strict=True)]
         melds = any_layout(whole, setup.plan.freed + high[JOKER_INDEX], wrap=rules.wrap, budget=budget)
         if melds is not None:
+            try:
+                table = _arrange(before, melds, setup.plan)
+            except _JokersAlone:
+                continue
             # The plans that may place the whole rack too: this one, those
             # not searched yet, and those whose search gave up.
             rivals = tuple(itertools.compress(setups, fitting))
-            return _Found(everything, _arrange(before, melds, setup.plan), rivals, tuple(low), tuple(high), setup)
+            return _Found(everything, table, rivals, tuple(low), tuple(high), setup)
         if budget[0] > 0:
             fitting[number] = False  # searched through: it cannot
     # Per setup, the most it can score as far as the searches tell: those
@@ -367,12 +388,15 @@ def best_in_box(
             continue
         score = bounds[number] = arrangement.score + fixed
         if score > best_score:
+            try:
+                best = _arrange(before, arrangement.melds, plan)
+            except _JokersAlone:
+                continue
             best_score = score
-            best = arrangement.melds, plan
     if best is None:
         return None
     rivals = tuple(setup for setup, bound in zip(setups, bounds, strict=True) if bound >= best_score)
-    return _Found(best_score, _arrange(before, best[0], best[1]), rivals, tuple(low), tuple(high))
+    return _Found(best_score, best, rivals, tuple(low), tuple(high))
 
 
 def _initial_meld(before: Table, rack: list[int], weights: list[int], rules: Rules) -> Table | None:
@@ -643,7 +667,10 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
 
     def take(kept: Kept, mirrored: bool, plan: _Orders) -> None:
         nonlocal best, broken
-        best = _kept_table(before, mirrored_kept(kept) if mirrored else kept, plan.kept_jokers)
+        try:
+            best = _kept_table(before, mirrored_kept(kept) if mirrored else kept, plan.kept_jokers)
+        except _JokersAlone:
+            return
         broken = count - len(kept.kept)
 
     # A good play to beat first, from the likeliest plan: then the full
@@ -745,20 +772,10 @@ def _race(plan: _Orders, keep: int) -> tuple[Kept | None, bool]:
             if met_down > met:
                 break
         else:
-            return _run_out(counting_down), True
+            return run_out(counting_down), True
     except StopIteration as finished:
         return finished.value, True
-    return _run_out(counting_up), False
-
-
-def _run_out(search: Generator[int, None, Kept | None]) -> Kept | None:
-    """What a search returns once run to its end."""
-    while True:
-        try:
-            next(search)
-        except StopIteration as finished:
-            result: Kept | None = finished.value
-            return result
+    return run_out(counting_up), False
 
 
 def _keep_search(
@@ -864,7 +881,7 @@ def _show_kept_jokers(melds: list[Meld], kept: Counter[int]) -> list[Meld]:
                 if tile in meld.tiles and sum(not t.is_joker for t in meld.tiles) > 1
             ]
             if not options:
-                raise SolverError(f"no set can hold the joker that stands for {tile}")
+                raise _JokersAlone(f"no set can hold the joker that stands for {tile}")
             index = max(options, key=lambda i: sum(not t.is_joker for t in melds[i].tiles))
             meld = melds[index]
             tiles = tuple(JOKER if t == tile else t for t in meld.tiles)
