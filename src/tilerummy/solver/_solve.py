@@ -610,8 +610,8 @@ class _Setup:
 
 @dataclass(frozen=True, slots=True)
 class _Found:
-    """A best play: its score, the table after it (keeping the old sets that
-    come easily), and the setups that may score as much (those the searches
+    """A best play: its score, the table after it (keeping the old sets it
+    made again), and the setups that may score as much (those the searches
     did not rule out), to look for fewer changes."""
 
     score: int
