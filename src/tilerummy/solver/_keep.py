@@ -194,7 +194,6 @@ class KeepSearch:
         self.scale = len(ways) + 1
         self.score = score
         self.must_jokers = must_jokers
-        self.wrap = wrap
         total_jokers = must_jokers + optional_jokers
         optional = _placeable(must, optional, total_jokers, wrap)
         slack = sum(weight * count for weight, count in zip(weights, optional, strict=False)) - score
@@ -466,7 +465,6 @@ class _KeepPlan:
         free_from: list[int] = []  # per bit, the first number at which it may serve again
         self.deciding: dict[int, list[list[tuple[int, KeptSet]]]] = {}
         self.clearing: dict[int, int] = {}
-        self.reserving = [0] * (MAX_NUMBER * 4)  # per step, the bits of ways holding its face
         decided_by: list[list[tuple[int, int]]] = [[] for _ in range(MAX_NUMBER * 4)]  # and when each is decided
         self.lasting = 0
         self.lasting_faces: dict[int, tuple[int, ...]] = {}
@@ -489,7 +487,6 @@ class _KeepPlan:
                     self.clearing[last + 1] = self.clearing.get(last + 1, 0) | mask
                 for face in way.faces:
                     colour, offset = divmod(face, MAX_NUMBER)
-                    self.reserving[offset * 4 + colour] |= mask
                     decided_by[offset * 4 + colour].append((first, mask))
                 options.append((mask, way))
             self.deciding.setdefault(first, []).append(options)

@@ -343,8 +343,7 @@ def best_in_box(
     for number, (setup, fits) in enumerate(zip(setups, fitting, strict=True)):
         if not fits:
             continue  # a rack tile fits in no set at all
-        whole = [must + optional for must, optional in zip(setup.must, setup.optional, strict=True)]
-        melds = any_layout(whole, setup.plan.freed + high[JOKER_INDEX], wrap=rules.wrap, budget=budget)
+        melds = _layout_of_all(setup, high[JOKER_INDEX], rules, budget)
         if melds is not None:
             try:
                 table = _arrange(before, melds, setup.plan)
@@ -353,7 +352,7 @@ def best_in_box(
             # The plans that may place the whole rack too: this one, those
             # not searched yet, and those whose search gave up.
             rivals = tuple(itertools.compress(setups, fitting))
-            return _Found(everything, table, rivals, tuple(low), tuple(high), setup)
+            return _Found(everything, table, rivals, tuple(high), setup)
         if budget[0] > 0:
             fitting[number] = False  # searched through: it cannot
     # Per setup, the most it can score as far as the searches tell: those
@@ -396,7 +395,7 @@ def best_in_box(
     if best is None:
         return None
     rivals = tuple(setup for setup, bound in zip(setups, bounds, strict=True) if bound >= best_score)
-    return _Found(best_score, best, rivals, tuple(low), tuple(high))
+    return _Found(best_score, best, rivals, tuple(high))
 
 
 def _initial_meld(before: Table, rack: list[int], weights: list[int], rules: Rules) -> Table | None:
@@ -617,7 +616,6 @@ class _Found:
     score: int
     table: Table
     setups: tuple[_Setup, ...] = ()
-    low: tuple[int, ...] = ()
     high: tuple[int, ...] = ()
     #: The setup of the play, when it places the whole rack.
     whole: _Setup | None = None
@@ -693,12 +691,18 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
     return best
 
 
+def _layout_of_all(setup: _Setup, rack_jokers: int, rules: Rules, budget: list[int]) -> tuple[Meld, ...] | None:
+    """Sets placing every tile of this plan and the whole rack, found depth
+    first within ``budget`` (see :func:`._layers.any_layout`)."""
+    whole = [must + optional for must, optional in zip(setup.must, setup.optional, strict=True)]
+    return any_layout(whole, setup.plan.freed + rack_jokers, wrap=rules.wrap, budget=budget)
+
+
 def _cannot_place_all(setup: _Setup, rack_jokers: int, rules: Rules) -> bool:
     """Whether a quick search shows this plan cannot place all its tiles
     (False when it finds a way, or gives up)."""
-    whole = [must + optional for must, optional in zip(setup.must, setup.optional, strict=True)]
     budget = [_WHOLE_RACK_BUDGET]
-    return any_layout(whole, setup.plan.freed + rack_jokers, wrap=rules.wrap, budget=budget) is None and budget[0] > 0
+    return _layout_of_all(setup, rack_jokers, rules, budget) is None and budget[0] > 0
 
 
 class _Orders:
