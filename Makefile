@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit setup browser clean
+.PHONY: run test lint typecheck unit setup browser compiler accel accel-clean unit-compiled clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,17 +25,36 @@ browser:
 		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
+# Compiling the solver (make accel) needs a C compiler and the Python headers;
+# install them only when they are missing.
+compiler:
+	@command -v cc >/dev/null 2>&1 && $(PYTHON) -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' || { \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc python3-dev; }
+
+# The solver's search modules compiled with mypyc, next to their sources
+# (optional: the solver runs as plain Python without them).
+accel: $(STAMP) compiler
+	$(BIN)/python tools/compile_solver.py
+
+accel-clean: $(STAMP)
+	$(BIN)/python tools/compile_solver.py --clean
+
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench tools
+	$(BIN)/ruff format --check src tests bench tools
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Every test on the plain solver, then the solver's own tests on the compiled one.
 unit: $(STAMP) browser
-	$(BIN)/pytest src tests docs
+	TILERUMMY_SOLVER=pure $(BIN)/pytest src tests docs
 
-test: lint typecheck unit
+unit-compiled: accel
+	$(BIN)/pytest -q tests/test_solver.py tests/test_solver_exact.py tests/test_solver_changes.py tests/test_peer.py tests/test_solver_compiled.py
+
+test: lint typecheck unit unit-compiled
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,5 +1,10 @@
 """The exact move solver: the best play for a rack and a table."""
 
-from ._solve import Objective, Solution, SolverError, candidates, changed_sets, describe, solve
+from ._compiled import choose
 
-__all__ = ["Objective", "Solution", "SolverError", "candidates", "changed_sets", "describe", "solve"]
+#: Whether the search modules run compiled with mypyc (``make accel``).
+COMPILED = choose(__name__)
+
+from ._solve import Objective, Solution, SolverError, candidates, changed_sets, describe, solve  # noqa: E402
+
+__all__ = ["COMPILED", "Objective", "Solution", "SolverError", "candidates", "changed_sets", "describe", "solve"]
