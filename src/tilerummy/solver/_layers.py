@@ -719,21 +719,24 @@ def _colour_step(step: Step, options: _StepOptions, hope: int, *, closing: bool 
 def _placeable(must: Sequence[int], optional: Sequence[int], jokers: int, wrap: bool) -> list[int]:
     """The optional counts without tiles that fit in no set at all (no group
     of their number, no run through them), which the search need not try."""
-    held = [must[face] + optional[face] for face in range(len(must))]
     result = list(optional)
+    if jokers >= 2:
+        return result  # any tile makes a set with two jokers
+    held = [must[face] + optional[face] for face in range(len(must))]
     top = WRAPPED_ONE if wrap else MAX_NUMBER
-    for colour in range(4):
-        for number in range(1, MAX_NUMBER + 1):
-            face = _face(colour, number)
-            if not optional[face]:
-                continue
-            colours = sum(1 for other in range(4) if held[_face(other, number)])
-            if colours + jokers >= 3:
-                continue
-            places = [number] + ([WRAPPED_ONE] if wrap and number == 1 else [])
-            if any(_run_through(held, colour, place, jokers, top) for place in places):
-                continue
-            result[face] = 0
+    for face in range(4 * MAX_NUMBER):
+        if not optional[face]:
+            continue
+        colour, offset = divmod(face, MAX_NUMBER)
+        colours = sum(1 for other in range(offset, 4 * MAX_NUMBER, MAX_NUMBER) if held[other])
+        if colours + jokers >= 3:
+            continue
+        number = offset + 1
+        if _run_through(held, colour, number, jokers, top):
+            continue
+        if wrap and number == 1 and _run_through(held, colour, WRAPPED_ONE, jokers, top):
+            continue
+        result[face] = 0
     return result
 
 
