@@ -5,6 +5,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
+# The steps of make test share the compiled modules: one at a time.
+.NOTPARALLEL:
+
 .PHONY: run test lint typecheck unit setup browser compiler accel accel-clean unit-compiled clean
 
 $(STAMP): pyproject.toml
@@ -25,20 +28,21 @@ browser:
 		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
-# Compiling the solver (make accel) needs a C compiler and the Python headers;
-# install them only when they are missing.
+# Compiling the solver (make accel) needs the C compiler Python was built
+# with and the Python headers; install them only when they are missing.
 compiler:
-	@command -v cc >/dev/null 2>&1 && $(PYTHON) -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' || { \
+	@$(PYTHON) -c 'import os, shutil, sys, sysconfig; cc = (sysconfig.get_config_var("CC") or "cc").split()[0]; sys.exit(not (shutil.which(cc) and os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))))' || { \
 		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc python3-dev; }
 
 # The solver's search modules compiled with mypyc, next to their sources
-# (optional: the solver runs as plain Python without them).
+# (optional: the solver runs as plain Python without them); nothing is done
+# when they are up to date.
 accel: $(STAMP) compiler
 	$(BIN)/python tools/compile_solver.py
 
-accel-clean: $(STAMP)
-	$(BIN)/python tools/compile_solver.py --clean
+accel-clean:
+	$(PYTHON) tools/compile_solver.py --clean
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench tools
@@ -52,9 +56,10 @@ unit: $(STAMP) browser
 	TILERUMMY_SOLVER=pure $(BIN)/pytest src tests docs
 
 unit-compiled: accel
-	$(BIN)/pytest -q tests/test_solver.py tests/test_solver_exact.py tests/test_solver_changes.py tests/test_peer.py tests/test_solver_compiled.py
+	env -u TILERUMMY_SOLVER TILERUMMY_REQUIRE_COMPILED=1 $(BIN)/pytest -q tests/test_solver.py tests/test_solver_exact.py tests/test_solver_changes.py tests/test_peer.py tests/test_solver_compiled.py
 
 test: lint typecheck unit unit-compiled
 
 clean:
+	$(PYTHON) tools/compile_solver.py --clean
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,16 +1,21 @@
 """Whether the solver's search modules run compiled or as plain Python.
 
 ``tools/compile_solver.py`` (``make accel``) may compile them with mypyc next
-to their sources, where Python would import them first. They are used only
-when the stamp it writes matches every source (a module edited since would
-otherwise run as it was), and not when ``TILERUMMY_SOLVER=pure`` is set; in
-either case the plain sources are loaded instead, before anything imports
-the compiled ones. Both run the same code and give the same answers.
+to their sources, where Python would import them first, and writes a stamp
+with a digest of every source they were compiled from: theirs and those of
+the package's modules they import (mypyc builds in what it saw of those).
+The compiled modules are used only when every one of them is there and
+loads, and the stamp matches every source; otherwise, or when
+``TILERUMMY_SOLVER=pure`` is set, the plain sources are loaded instead,
+before anything imports the compiled ones. Both run the same code and give
+the same answers. This module needs only the standard library: the build
+tool loads it by its path.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.machinery
 import importlib.util
 import json
@@ -21,22 +26,57 @@ from pathlib import Path
 
 #: The modules that may be compiled, each after those it imports.
 MODULES = ("_search", "_layers", "_keep", "_solve")
-_HERE = Path(__file__).resolve().parent
-_STAMP = _HERE / "_compiled.json"
+#: The compiled modules' shared library (mypyc's group), in the same package.
+GROUP = "_native"
+HERE = Path(__file__).resolve().parent
+#: The package's root, which the stamp's paths are relative to.
+PACKAGE_ROOT = HERE.parent
+STAMP = HERE / "_compiled.json"
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def compiled_files() -> list[Path]:
+    """The compiled modules and their shared library, as far as they exist."""
+    names = (*MODULES, f"{GROUP}__mypyc")
+    return [
+        HERE / f"{name}{suffix}"
+        for name in names
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES
+        if (HERE / f"{name}{suffix}").exists()
+    ]
 
 
 def _built(name: str) -> bool:
-    return any((_HERE / f"{name}{suffix}").exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+    """Whether a compiled form of this module (or library) is there."""
+    return any((HERE / f"{name}{suffix}").exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
 
 
-def _stamp_matches() -> bool:
+def problem() -> str | None:
+    """Why the compiled modules cannot be used (None: they can); "not
+    built" when there are none."""
+    built = [name for name in (*MODULES, f"{GROUP}__mypyc") if _built(name)]
+    if not built:
+        return "not built"
+    if len(built) < len(MODULES) + 1:
+        return "only some of them are there"
     try:
-        stamp = json.loads(_STAMP.read_text())
-    except (OSError, ValueError):
-        return False
-    return isinstance(stamp, dict) and all(
-        stamp.get(name) == hashlib.sha256((_HERE / f"{name}.py").read_bytes()).hexdigest() for name in MODULES
-    )
+        stamp = json.loads(STAMP.read_text())
+        files = stamp["sources"]
+        if not all(
+            (PACKAGE_ROOT / path).is_file() and digest(PACKAGE_ROOT / path) == sha for path, sha in files.items()
+        ):
+            return "their sources have changed since they were compiled"
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return "the stamp recording their sources is missing or unreadable"
+    return None
+
+
+def available() -> bool:
+    """Whether the compiled modules are there and match their sources."""
+    return problem() is None
 
 
 def _load_sources(package: str) -> None:
@@ -44,7 +84,7 @@ def _load_sources(package: str) -> None:
     import of them (and of each other) finds these."""
     parent = sys.modules[package]
     for name in MODULES:
-        spec = importlib.util.spec_from_file_location(f"{package}.{name}", _HERE / f"{name}.py")
+        spec = importlib.util.spec_from_file_location(f"{package}.{name}", HERE / f"{name}.py")
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module
@@ -52,27 +92,30 @@ def _load_sources(package: str) -> None:
         setattr(parent, name, module)
 
 
-def available() -> bool:
-    """Whether every module is compiled from its present source."""
-    return all(_built(name) for name in MODULES) and _stamp_matches()
-
-
-def choose(package: str) -> bool:
-    """Make the solver's modules the compiled ones or the plain ones (see
-    the module's doc); True when they are compiled."""
-    built = [name for name in MODULES if _built(name)]
-    if not built:
+def select(package: str) -> bool:
+    """Put either the compiled modules or the plain ones in ``sys.modules``
+    (see the module's doc) and tell which: True for the compiled ones.
+    Compiled modules that cannot be used are passed over with a warning."""
+    reason = problem()
+    if reason == "not built":
         return False
     if os.environ.get("TILERUMMY_SOLVER", "").strip().lower() == "pure":
         _load_sources(package)
         return False
-    if len(built) < len(MODULES) or not _stamp_matches():
-        warnings.warn(
-            "the compiled solver modules do not match their sources; running the plain ones "
-            "(compile them again with `make accel`, or remove them with `make accel-clean`)",
-            RuntimeWarning,
-            stacklevel=3,
-        )
-        _load_sources(package)
-        return False
-    return True
+    if reason is None:
+        try:
+            importlib.import_module(f"{package}._solve")  # and the others, which it imports
+        except ImportError as error:
+            for name in (*MODULES, f"{GROUP}__mypyc"):
+                sys.modules.pop(f"{package}.{name}", None)
+            reason = f"they do not load ({error})"
+        else:
+            return True
+    warnings.warn(
+        f"running the solver's plain modules, not the compiled ones: {reason} "
+        "(compile them again with `make accel`, or remove them with `make accel-clean`)",
+        RuntimeWarning,
+        stacklevel=2,
+    )
+    _load_sources(package)
+    return False
