@@ -1,7 +1,7 @@
 """Compile the move solver's search modules with mypyc, in place.
 
 The solver is plain Python and needs nothing else; compiled, the same
-sources take about 30% less time (docs/solver.md, "Compiled"). This writes
+sources take 20 to 30% less time (docs/solver.md, "Compiled"). This writes
 the compiled modules next to their sources under src/tilerummy/solver/, where
 Python prefers them, and a stamp with a digest of every source they were
 built from (theirs and those of the package's modules they import): when
