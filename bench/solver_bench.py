@@ -214,8 +214,7 @@ def load_ours() -> tuple[Solve | None, str]:
         solve: Solve = solver.solve
     except (ImportError, AttributeError) as error:
         return None, f"not importable ({type(error).__name__}: {error})"
-    how = "compiled with mypyc (make accel)" if solver.COMPILED else "plain Python"
-    return solve, f"tilerummy.solver, {how}"
+    return solve, f"tilerummy.solver, {solver.IMPLEMENTATION}"
 
 
 def main(argv: Sequence[str] | None = None) -> None:
