@@ -347,69 +347,11 @@ class KeepSearch:
         Each state is tried once for each better score it is reached with;
         a play found raises the bar for the rest.
         """
-        plan, steps, hopes, scale = self.plan, self.steps, self.hopes, self.scale
-        count = len(steps)
-        # Per step: its decisions' clearing, or its options by kept sets
-        # around it and the moves by state part, best first.
-        clearing = [~plan.clearing.get(number, 0) for number, _ in steps]
-        indexes = [(number - 1) * 4 + colour for number, colour in steps]
-        watched = [
-            plan.around[index][4] if colour >= 0 else 0 for index, (_, colour) in zip(indexes, steps, strict=True)
-        ]
-        # What a state's moves depend on at each step (as in _colour_step),
-        # and per step the moves, scaled and best first, by that.
-        depends = [
-            watched[position] | self.options_for(index, 0).mask if colour >= 0 else 0
-            for position, (index, (_, colour)) in enumerate(zip(indexes, steps, strict=True))
-        ]
-        ordered: list[dict[int, list[tuple[int, int, object]]]] = [{} for _ in steps]
-        seen: list[dict[int, int]] = [{} for _ in steps]
-        path: list[object] = []
-        best: list[object] | None = None
-        floor = self.score * scale + keep - 1
-        left = budget
-
-        def visit(position: int, key: int, score: int) -> None:
-            nonlocal best, floor, left
-            if position == count:
-                final = self.final(key, score)
-                if final is not None and final > floor:
-                    floor, best = final, list(path)
-                return
-            if score + hopes[position] <= floor or left <= 0:
-                return
-            here = seen[position]
-            if here.get(key, -1) >= score:
-                return
-            here[key] = score
-            left -= 1
-            number, colour = steps[position]
-            if colour < 0:
-                base = key & clearing[position]
-                for added, gained, index in plan.decisions(base, number):
-                    path.append(index)
-                    visit(position + 1, base + added, score + gained)
-                    path.pop()
-                return
-            by_state = ordered[position]
-            moves = by_state.get(key & depends[position])
-            if moves is None:
-                index = indexes[position]
-                options = self.options[index].get(key & watched[position]) or self.options_for(index, key)
-                part = key & options.mask
-                found = options.closing(part) if colour == 3 else options.moves(part)
-                moves = by_state[key & depends[position]] = sorted(
-                    ((delta, gain * scale, pick) for delta, gain, pick in found), key=lambda move: -move[1]
-                )
-            for delta, gain, pick in moves:
-                path.append(pick)
-                visit(position + 1, key + delta, score + gain)
-                path.pop()
-
+        search = _DepthFirst(self, keep, budget)
         no_runs = _run_id(())
-        visit(0, no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS, 0)
-        finished = left > 0
-        return (None if best is None else self.play(best, floor)), finished
+        search.visit(0, no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS, 0)
+        finished = search.left > 0
+        return (None if search.best is None else self.play(search.best, search.floor)), finished
 
     def _best(self, step: _Step, history: list[_Step], floor: int) -> Kept | None:
         """The best state past the last step, if it scores more than
@@ -430,6 +372,79 @@ class KeepSearch:
             picks.append(pick)
         picks.reverse()
         return self.play(picks, best_score)
+
+
+class _DepthFirst:
+    """One depth-first search of a :class:`KeepSearch` (see its
+    :meth:`~KeepSearch.depth_first`): what it works out once and what it
+    has found so far. A class rather than a closure so that, compiled, its
+    recursion is a plain call."""
+
+    def __init__(self, search: KeepSearch, keep: int, budget: int) -> None:
+        plan, steps = search.plan, search.steps
+        self.search = search
+        self.plan = plan
+        self.steps = steps
+        self.hopes = search.hopes
+        self.scale = search.scale
+        self.count = len(steps)
+        # Per step: its decisions' clearing, or its options by kept sets
+        # around it and the moves by state part, best first.
+        self.clearing = [~plan.clearing.get(number, 0) for number, _ in steps]
+        self.indexes = [(number - 1) * 4 + colour for number, colour in steps]
+        self.watched = [
+            plan.around[index][4] if colour >= 0 else 0 for index, (_, colour) in zip(self.indexes, steps, strict=True)
+        ]
+        # What a state's moves depend on at each step (as in _colour_step),
+        # and per step the moves, scaled and best first, by that.
+        self.depends = [
+            self.watched[position] | search.options_for(index, 0).mask if colour >= 0 else 0
+            for position, (index, (_, colour)) in enumerate(zip(self.indexes, steps, strict=True))
+        ]
+        self.ordered: list[dict[int, list[tuple[int, int, object]]]] = [{} for _ in steps]
+        self.seen: list[dict[int, int]] = [{} for _ in steps]
+        self.path: list[object] = []
+        self.best: list[object] | None = None
+        self.floor = search.score * search.scale + keep - 1
+        self.left = budget
+
+    def visit(self, position: int, key: int, score: int) -> None:
+        if position == self.count:
+            final = self.search.final(key, score)
+            if final is not None and final > self.floor:
+                self.floor, self.best = final, list(self.path)
+            return
+        if score + self.hopes[position] <= self.floor or self.left <= 0:
+            return
+        here = self.seen[position]
+        if here.get(key, -1) >= score:
+            return
+        here[key] = score
+        self.left -= 1
+        number, colour = self.steps[position]
+        path = self.path
+        if colour < 0:
+            base = key & self.clearing[position]
+            for added, gained, index in self.plan.decisions(base, number):
+                path.append(index)
+                self.visit(position + 1, base + added, score + gained)
+                path.pop()
+            return
+        by_state = self.ordered[position]
+        depends = key & self.depends[position]
+        moves = by_state.get(depends)
+        if moves is None:
+            search, index, scale = self.search, self.indexes[position], self.scale
+            options = search.options[index].get(key & self.watched[position]) or search.options_for(index, key)
+            part = key & options.mask
+            found = options.closing(part) if colour == 3 else options.moves(part)
+            moves = by_state[depends] = sorted(
+                ((delta, gain * scale, pick) for delta, gain, pick in found), key=lambda move: -move[1]
+            )
+        for delta, gain, pick in moves:
+            path.append(pick)
+            self.visit(position + 1, key + delta, score + gain)
+            path.pop()
 
 
 def run_out(search: Generator[int, None, Kept | None]) -> Kept | None:
