@@ -79,11 +79,18 @@ def sources() -> list[Path]:
     return sorted(seen)
 
 
-def clean() -> None:
-    for path in [*RUNTIME.compiled_files(), RUNTIME.STAMP]:
-        if path.exists():
-            path.unlink()
+def clean(*, quiet: bool = False) -> None:
+    """Remove the compiled modules (for any Python version) and the stamp."""
+    names = (*RUNTIME.MODULES, f"{RUNTIME.GROUP}__mypyc")
+    found = [path for name in names for path in RUNTIME.HERE.glob(f"{name}.*") if path.suffix in {".so", ".pyd"}]
+    if RUNTIME.STAMP.exists():
+        found.append(RUNTIME.STAMP)
+    for path in found:
+        path.unlink()
+        if not quiet:
             print(f"removed {path.relative_to(ROOT)}")
+    if not found and not quiet:
+        print("no compiled solver modules to remove")
 
 
 def compile_modules() -> None:
@@ -92,12 +99,13 @@ def compile_modules() -> None:
     from mypyc.build import mypycify
 
     setup = importlib.import_module("setuptools").setup
-    clean()
+    clean(quiet=True)
     relative = [f"tilerummy/solver/{name}.py" for name in RUNTIME.MODULES]
     here = Path.cwd()
     os.chdir(SOURCES)  # the modules' names come from their paths under src/
     try:
         with tempfile.TemporaryDirectory(prefix="tilerummy-mypyc-") as work:
+            os.environ["MYPY_CACHE_DIR"] = str(Path(work) / "mypy-cache")  # not left in src/
             extensions = mypycify(
                 relative, opt_level="3", group_name=f"tilerummy.solver.{RUNTIME.GROUP}", target_dir=work
             )

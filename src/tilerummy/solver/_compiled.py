@@ -64,13 +64,15 @@ def problem() -> str | None:
         return "only some of them are there"
     try:
         stamp = json.loads(STAMP.read_text())
-        files = stamp["sources"]
-        if not all(
-            (PACKAGE_ROOT / path).is_file() and digest(PACKAGE_ROOT / path) == sha for path, sha in files.items()
-        ):
-            return "their sources have changed since they were compiled"
+        changed = [
+            path
+            for path, sha in stamp["sources"].items()
+            if not (PACKAGE_ROOT / path).is_file() or digest(PACKAGE_ROOT / path) != sha
+        ]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return "the stamp recording their sources is missing or unreadable"
+    if changed:
+        return f"sources they were compiled from have changed since ({', '.join(sorted(changed))})"
     return None
 
 
