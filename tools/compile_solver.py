@@ -81,8 +81,9 @@ def sources() -> list[Path]:
 
 def clean(*, quiet: bool = False) -> None:
     """Remove the compiled modules (for any Python version) and the stamp."""
-    names = (*RUNTIME.MODULES, f"{RUNTIME.GROUP}__mypyc")
-    found = [path for name in names for path in RUNTIME.HERE.glob(f"{name}.*") if path.suffix in {".so", ".pyd"}]
+    found = [
+        path for name in RUNTIME.PRODUCTS for path in RUNTIME.HERE.glob(f"{name}.*") if path.suffix in {".so", ".pyd"}
+    ]
     if RUNTIME.STAMP.exists():
         found.append(RUNTIME.STAMP)
     for path in found:

@@ -32,6 +32,8 @@ HERE = Path(__file__).resolve().parent
 #: The package's root, which the stamp's paths are relative to.
 PACKAGE_ROOT = HERE.parent
 STAMP = HERE / "_compiled.json"
+#: What a compilation leaves next to the sources, by module name.
+PRODUCTS = (*MODULES, f"{GROUP}__mypyc")
 
 
 def digest(path: Path) -> str:
@@ -40,27 +42,21 @@ def digest(path: Path) -> str:
 
 def compiled_files() -> list[Path]:
     """The compiled modules and their shared library, as far as they exist."""
-    names = (*MODULES, f"{GROUP}__mypyc")
     return [
         HERE / f"{name}{suffix}"
-        for name in names
+        for name in PRODUCTS
         for suffix in importlib.machinery.EXTENSION_SUFFIXES
         if (HERE / f"{name}{suffix}").exists()
     ]
 
 
-def _built(name: str) -> bool:
-    """Whether a compiled form of this module (or library) is there."""
-    return any((HERE / f"{name}{suffix}").exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
-
-
 def problem() -> str | None:
     """Why the compiled modules cannot be used (None: they can); "not
     built" when there are none."""
-    built = [name for name in (*MODULES, f"{GROUP}__mypyc") if _built(name)]
+    built = {path.name.split(".")[0] for path in compiled_files()}
     if not built:
         return "not built"
-    if len(built) < len(MODULES) + 1:
+    if len(built) < len(PRODUCTS):
         return "only some of them are there"
     try:
         stamp = json.loads(STAMP.read_text())
@@ -108,7 +104,7 @@ def select(package: str) -> bool:
         try:
             importlib.import_module(f"{package}._solve")  # and the others, which it imports
         except ImportError as error:
-            for name in (*MODULES, f"{GROUP}__mypyc"):
+            for name in PRODUCTS:
                 sys.modules.pop(f"{package}.{name}", None)
             reason = f"they do not load ({error})"
         else:

@@ -284,17 +284,27 @@ class KeepSearch:
             options = self.options[index][kept] = options_for(signature)
         return options
 
+    def depends_on(self, index: int) -> int:
+        """The bits of a state its moves at this step depend on: its kept
+        sets around the step and its part (every kept pattern's options
+        share the part's mask)."""
+        return self.plan.around[index][4] | self.options_for(index, 0).mask
+
+    def scaled_moves(self, index: int, key: int, *, closing: bool) -> list[tuple[int, int, object]]:
+        """A state's moves at this step (with the number's groups made,
+        ``closing``), their gains scaled as in this search."""
+        options = self.options[index].get(key & self.plan.around[index][4]) or self.options_for(index, key)
+        part = key & options.mask
+        moves = options.closing(part) if closing else options.moves(part)
+        scale = self.scale
+        return [(delta, gain * scale, pick) for delta, gain, pick in moves]
+
     def _colour_step(self, step: _Step, index: int, hope: int, *, closing: bool) -> _Step:
         """Every state after one colour's choice at one number (and,
         ``closing``, the number's groups made)."""
         result: _Step = {}
         get = result.get
-        watched = self.plan.around[index][4]
-        known = self.options[index]
-        scale = self.scale
-        # What a state's moves depend on: its kept sets around this step and
-        # its part (every kept pattern's options share the part's mask).
-        depends = watched | self.options_for(index, 0).mask
+        depends = self.depends_on(index)
         # The moves, scaled, by what they depend on, worked out once per call.
         moves_by: dict[int, list[tuple[int, int, object]]] = {}
         for key, (score, _, _) in step.items():
@@ -302,10 +312,7 @@ class KeepSearch:
                 continue
             found = moves_by.get(key & depends)
             if found is None:
-                options = known.get(key & watched) or self.options_for(index, key)
-                part = key & options.mask
-                moves = options.closing(part) if closing else options.moves(part)
-                found = moves_by[key & depends] = [(delta, gain * scale, pick) for delta, gain, pick in moves]
+                found = moves_by[key & depends] = self.scaled_moves(index, key, closing=closing)
             for delta, gain, pick in found:
                 new_key = key + delta
                 new_score = score + gain
@@ -386,20 +393,15 @@ class _DepthFirst:
         self.plan = plan
         self.steps = steps
         self.hopes = search.hopes
-        self.scale = search.scale
         self.count = len(steps)
-        # Per step: its decisions' clearing, or its options by kept sets
-        # around it and the moves by state part, best first.
+        # Per step: its decisions' clearing, and where its options are.
         self.clearing = [~plan.clearing.get(number, 0) for number, _ in steps]
         self.indexes = [(number - 1) * 4 + colour for number, colour in steps]
-        self.watched = [
-            plan.around[index][4] if colour >= 0 else 0 for index, (_, colour) in zip(self.indexes, steps, strict=True)
-        ]
-        # What a state's moves depend on at each step (as in _colour_step),
-        # and per step the moves, scaled and best first, by that.
+        # What a state's moves depend on at each step, and per step the
+        # moves, scaled and best first, by that.
         self.depends = [
-            self.watched[position] | search.options_for(index, 0).mask if colour >= 0 else 0
-            for position, (index, (_, colour)) in enumerate(zip(self.indexes, steps, strict=True))
+            search.depends_on(index) if colour >= 0 else 0
+            for index, (_, colour) in zip(self.indexes, steps, strict=True)
         ]
         self.ordered: list[dict[int, list[tuple[int, int, object]]]] = [{} for _ in steps]
         self.seen: list[dict[int, int]] = [{} for _ in steps]
@@ -434,13 +436,8 @@ class _DepthFirst:
         depends = key & self.depends[position]
         moves = by_state.get(depends)
         if moves is None:
-            search, index, scale = self.search, self.indexes[position], self.scale
-            options = search.options[index].get(key & self.watched[position]) or search.options_for(index, key)
-            part = key & options.mask
-            found = options.closing(part) if colour == 3 else options.moves(part)
-            moves = by_state[depends] = sorted(
-                ((delta, gain * scale, pick) for delta, gain, pick in found), key=lambda move: -move[1]
-            )
+            found = self.search.scaled_moves(self.indexes[position], key, closing=colour == 3)
+            moves = by_state[depends] = sorted(found, key=lambda move: -move[1])
         for delta, gain, pick in moves:
             path.append(pick)
             self.visit(position + 1, key + delta, score + gain)
