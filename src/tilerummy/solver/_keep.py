@@ -235,13 +235,6 @@ class KeepSearch:
             for colour in range(4):
                 self.steps.append((number, colour))
                 self.hopes.append(self.still[(number - 1) * 4 + colour] + ahead)
-        # Per step, what the later colours hold at its number, uncapped.
-        self.later_held: list[tuple[int, ...]] = []
-        for number in range(1, self.top + 1):
-            offset = 0 if number == WRAPPED_ONE else number - 1
-            held = [must[colour * MAX_NUMBER + offset] + optional[colour * MAX_NUMBER + offset] for colour in range(4)]
-            for colour in range(4):
-                self.later_held.append(() if number == WRAPPED_ONE else tuple(held[colour + 1 :]))
 
     def run(self, keep: int) -> Kept | None:
         """The play keeping at least ``keep`` sets that keeps the most, or
@@ -275,12 +268,13 @@ class KeepSearch:
 
     def options_for(self, index: int, key: int) -> _StepOptions:
         """The options of a step for a state, the tiles of the kept sets it
-        has decided on set aside (here and in what the choices look ahead to)."""
+        has decided on set aside (here and at the next two numbers, which the
+        choices look ahead to)."""
         around = self.plan.around[index]
-        kept = key & around[4]
+        kept = key & around[3]
         options = self.options[index].get(kept)
         if options is None:
-            signature = _set_aside(self.signatures[index], kept, around, self.later_held[index])
+            signature = _set_aside(self.signatures[index], kept, around)
             options = self.options[index][kept] = options_for(signature)
         return options
 
@@ -288,12 +282,12 @@ class KeepSearch:
         """The bits of a state its moves at this step depend on: its kept
         sets around the step and its part (every kept pattern's options
         share the part's mask)."""
-        return self.plan.around[index][4] | self.options_for(index, 0).mask
+        return self.plan.around[index][3] | self.options_for(index, 0).mask
 
     def scaled_moves(self, index: int, key: int, *, closing: bool) -> list[tuple[int, int, object]]:
         """A state's moves at this step (with the number's groups made,
         ``closing``), their gains scaled as in this search."""
-        options = self.options[index].get(key & self.plan.around[index][4]) or self.options_for(index, key)
+        options = self.options[index].get(key & self.plan.around[index][3]) or self.options_for(index, key)
         part = key & options.mask
         moves = options.closing(part) if closing else options.moves(part)
         scale = self.scale
@@ -471,9 +465,7 @@ class _KeepPlan:
         spans.sort()
         # Each set that can be kept: the number at which it is decided, and
         # the numbered tiles it holds (the same in every way to keep it).
-        self.sets = [
-            (first, Counter(ways[index][0].faces) - Counter(ways[index][0].joker_faces)) for first, _, index in spans
-        ]
+        self.sets = [(first, _numbered_faces(ways[index][0])) for first, _, index in spans]
         free_from: list[int] = []  # per bit, the first number at which it may serve again
         self.deciding: dict[int, list[list[tuple[int, KeptSet]]]] = {}
         self.clearing: dict[int, int] = {}
@@ -502,28 +494,20 @@ class _KeepPlan:
                     decided_by[offset * 4 + colour].append((first, mask))
                 options.append((mask, way))
             self.deciding.setdefault(first, []).append(options)
-        # Per step: the bits of the ways holding its face, the faces of the
-        # next two numbers in its colour and those of the later colours.
-        self.around: list[tuple[int, int, int, tuple[int, ...], int]] = []
+        # Per step: the bits of the ways holding its face and the faces of the
+        # next two numbers in its colour, and all three together. The later
+        # colours' tiles at its number, which its choices look ahead to (can
+        # the tiles sent to the number's groups still make groups?), are
+        # counted as if no set holding them were kept: the check only prunes,
+        # and the options are then shared by more states, which is worth
+        # more.
+        self.around: list[tuple[int, int, int, int]] = []
         for number in range(1, WRAPPED_ONE + 1):
             for colour in range(len(COLOURS)):
-
-                def holding(at: int, colour: int = colour, number: int = number) -> int:
-                    """The bits of the ways holding a face, among those
-                    decided by this number (a bit may serve another set
-                    before its own is decided)."""
-                    bits = 0
-                    if at <= MAX_NUMBER:
-                        for first, mask in decided_by[(at - 1) * 4 + colour]:
-                            if first <= number:
-                                bits |= mask
-                    return bits
-
-                later = tuple(holding(number, other) for other in range(colour + 1, len(COLOURS)))
-                if number > MAX_NUMBER:
-                    later = ()
-                here, one, two = holding(number), holding(number + 1), holding(number + 2)
-                self.around.append((here, one, two, later, here | one | two | sum(later)))
+                here = _holding(decided_by, number, colour, number)
+                one = _holding(decided_by, number + 1, colour, number)
+                two = _holding(decided_by, number + 2, colour, number)
+                self.around.append((here, one, two, here | one | two))
         self._used: dict[int, Counter[int]] = {0: Counter()}
         self._combos: dict[int, list[_Combo]] = {}
         self._decisions: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
@@ -670,20 +654,39 @@ class _KeepPlan:
         return result
 
 
+def _numbered_faces(way: KeptSet) -> dict[int, int]:
+    """The numbered tiles a way to keep a set holds, by face, each with its count."""
+    found: dict[int, int] = {}
+    for face in way.faces:
+        found[face] = found.get(face, 0) + 1
+    for face in way.joker_faces:
+        found[face] = found.get(face, 0) - 1
+    return {face: count for face, count in found.items() if count > 0}
+
+
+def _holding(decided_by: Sequence[Sequence[tuple[int, int]]], at: int, colour: int, number: int) -> int:
+    """The bits of the ways holding the tile of this colour at number ``at``,
+    among those decided by ``number`` (a bit may serve another set before
+    its own is decided)."""
+    bits = 0
+    if at <= MAX_NUMBER:
+        for first, mask in decided_by[(at - 1) * 4 + colour]:
+            if first <= number:
+                bits |= mask
+    return bits
+
+
 #: What a choice of sets none of whose jokers keep their meaning takes from them.
 _NO_FACES: Counter[int] = Counter()
 
 
-def _set_aside(
-    signature: Signature, kept: int, around: tuple[int, int, int, tuple[int, ...], int], later_held: tuple[int, ...]
-) -> Signature:
+def _set_aside(signature: Signature, kept: int, around: tuple[int, int, int, int]) -> Signature:
     """The step with the tiles of the kept sets in ``kept`` (bits as in a
-    state) set aside, here and in what the choices look ahead to
-    (``later_held``: the later colours' tiles at this number, uncapped)."""
+    state) set aside, at its number and at the next two in its colour."""
     if not kept:
         return signature
-    colour, first, last, wrapped, held_must, held_optional, ahead, next_one, next_two, weight, jokers, _ = signature
-    here, one, two, later, _ = around
+    colour, first, last, wrapped, held_must, held_optional, ahead, next_one, next_two, weight, jokers, rest = signature
+    here, one, two, _ = around
     return (
         colour,
         first,
@@ -696,7 +699,7 @@ def _set_aside(
         next_two - (kept & two).bit_count(),
         weight,
         jokers,
-        tuple(min(3, held - (kept & bits).bit_count()) for held, bits in zip(later_held, later, strict=True)),
+        rest,
     )
 
 
