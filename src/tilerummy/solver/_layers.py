@@ -379,7 +379,9 @@ Back = Pick | tuple[Pick, int]
 # (with wrap), whether it is the last number, the wrapped 1 after 13, the must
 # and optional copies, how far the colour's next tile is, the copies at the two
 # next numbers, the weight of a copy, the jokers, and what the later colours
-# hold at this number.
+# hold at this number (capped at three, in increasing order: groups take any
+# colour alike, so steps that differ only in which later colour holds what
+# share their choices).
 Signature = tuple[int, bool, bool, bool, int, int, int, int, int, int, int, tuple[int, ...]]
 
 
@@ -666,7 +668,7 @@ def step_signatures(
                     held[colour][number + 2],
                     weights[face],
                     total_jokers,
-                    () if wrapped else tuple(capped[colour + 1 :]),
+                    () if wrapped else tuple(sorted(capped[colour + 1 :])),
                 )
             )
     return found
