@@ -657,8 +657,9 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
             Counter() if free else setup.plan.kept,
             found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack)),
             free=free,
+            broken=broken_anyway,
         )
-        for setup in setups
+        for setup, broken_anyway in zip(setups, _kept_by_an_earlier_plan(setups), strict=True)
     ]
     plans.sort(key=lambda plan: plan.forward.fewest_broken)
     best = found.table
@@ -691,6 +692,47 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
     return best
 
 
+def _kept_by_an_earlier_plan(setups: Sequence[_Setup]) -> list[frozenset[int]]:
+    """For each plan, the old sets whose plays keeping them an earlier plan
+    has too, so that its own search may take them as broken up.
+
+    Two plans that differ only in what one group's jokers stand for (a
+    group of three lacks two colours, and its joker may stand for either)
+    make the same plays among those keeping that group: the group takes its
+    own joker either way, and the jokers left to the other sets stand for
+    the same tiles. That holds when no other joker the plans keep stands for
+    a tile of the group's number (one might fill the group instead). Each
+    earlier plan's plays are searched in full, or left to a plan earlier
+    still in the same way, so every play is searched somewhere."""
+    found: list[frozenset[int]] = []
+    for index, setup in enumerate(setups):
+        plan = setup.plan
+        sets: set[int] = set()
+        for earlier in setups[:index]:
+            other = earlier.plan
+            if other.freed != plan.freed or other.forced != plan.forced:
+                continue
+            differing = [
+                place
+                for place, (mine, theirs) in enumerate(zip(plan.kept_by_set, other.kept_by_set, strict=True))
+                if mine != theirs
+            ]
+            if len(differing) != 1:
+                continue
+            place = differing[0]
+            mine, theirs = plan.kept_by_set[place], other.kept_by_set[place]
+            if mine is None or theirs is None:
+                continue
+            numbers = {face % MAX_NUMBER for face in (*mine, *theirs)}
+            if len(numbers) != 1:
+                continue
+            if any(face % MAX_NUMBER in numbers for face in plan.kept - mine):
+                continue
+            sets.add(place)
+        found.append(frozenset(sets))
+    return found
+
+
 def _layout_of_all(setup: _Setup, rack_jokers: int, rules: Rules, budget: list[int]) -> tuple[Meld, ...] | None:
     """Sets placing every tile of this plan and the whole rack, found depth
     first within ``budget`` (see :func:`._layers.any_layout`)."""
@@ -719,6 +761,7 @@ class _Orders:
         score: int,
         *,
         free: bool,
+        broken: frozenset[int] = frozenset(),
     ) -> None:
         self.setup = setup
         self.weights = weights
@@ -726,6 +769,8 @@ class _Orders:
         self.kept_jokers = kept_jokers
         self.score = score
         self.ways = ways_to_keep(before.melds, free=free, kept_jokers=kept_jokers)
+        for place in broken:
+            self.ways[place] = []
         self.forward = _keep_search(setup, weights, wrap, self.ways, kept_jokers, score)
         self._down: KeepSearch | None = None
 
