@@ -127,6 +127,12 @@ def test_fewest_changes_match_brute_force(rng: random.Random, variant: str, meld
         ("B1 B1 J K13 B12", "B8 Y8 K8 | B3 B4 B5 | R2 B2 Y2", Rules(joker_penalty=25, initial_meld_points=20), 1),
         # Free jokers: B7 and the rack's joker extend the run; the group stays.
         ("R9 J B3 B7 K11", "B8 B9 B10 | R12 B12 Y12", Rules().replace(joker_replacement="free"), 1),
+        # The group's joker stands for B7 or Y7: only as Y7 does it join Y5
+        # Y6, and B7 from the run then completes R7 K7 (of the two joker
+        # plans, the later one takes the group as broken up, leaving the
+        # plays keeping it to the earlier).
+        ("Y5 Y6", "R7 K7 J | B7 B8 B9 B10", Rules(), 2),
+        ("B5 B6", "R7 K7 J | Y7 Y8 Y9 Y10", Rules(), 2),
         # R4 and K5 cannot both go in without breaking the group and the run.
         ("R4 K5", "R5 B5 Y5 | R6 R7 R8 | K1 K2 K3", Rules(), 2),
         # With wrap, R12 R13 R1 is a run: its R13 comes from the group of
