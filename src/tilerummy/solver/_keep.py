@@ -284,14 +284,13 @@ class KeepSearch:
         share the part's mask)."""
         return self.plan.around[index][3] | self.options_for(index, 0).mask
 
-    def scaled_moves(self, index: int, key: int, *, closing: bool) -> list[tuple[int, int, object]]:
+    def moves(self, index: int, key: int, *, closing: bool) -> Sequence[tuple[int, int, object]]:
         """A state's moves at this step (with the number's groups made,
-        ``closing``), their gains scaled as in this search."""
+        ``closing``), shared with every step alike: their gains are to be
+        scaled as in this search (times ``scale``)."""
         options = self.options[index].get(key & self.plan.around[index][3]) or self.options_for(index, key)
         part = key & options.mask
-        moves = options.closing(part) if closing else options.moves(part)
-        scale = self.scale
-        return [(delta, gain * scale, pick) for delta, gain, pick in moves]
+        return options.closing(part) if closing else options.moves(part)
 
     def _colour_step(self, step: _Step, index: int, hope: int, *, closing: bool) -> _Step:
         """Every state after one colour's choice at one number (and,
@@ -299,17 +298,18 @@ class KeepSearch:
         result: _Step = {}
         get = result.get
         depends = self.depends_on(index)
-        # The moves, scaled, by what they depend on, worked out once per call.
-        moves_by: dict[int, list[tuple[int, int, object]]] = {}
+        scale = self.scale
+        # The moves by what they depend on, looked up once per call.
+        moves_by: dict[int, Sequence[tuple[int, int, object]]] = {}
         for key, (score, _, _) in step.items():
             if score + hope <= 0:
                 continue
             found = moves_by.get(key & depends)
             if found is None:
-                found = moves_by[key & depends] = self.scaled_moves(index, key, closing=closing)
+                found = moves_by[key & depends] = self.moves(index, key, closing=closing)
             for delta, gain, pick in found:
                 new_key = key + delta
-                new_score = score + gain
+                new_score = score + gain * scale
                 previous = get(new_key)
                 if previous is None or new_score > previous[0]:
                     result[new_key] = (new_score, key, pick)
@@ -392,12 +392,13 @@ class _DepthFirst:
         self.clearing = [~plan.clearing.get(number, 0) for number, _ in steps]
         self.indexes = [(number - 1) * 4 + colour for number, colour in steps]
         # What a state's moves depend on at each step, and per step the
-        # moves, scaled and best first, by that.
+        # moves, best first, by that.
         self.depends = [
             search.depends_on(index) if colour >= 0 else 0
             for index, (_, colour) in zip(self.indexes, steps, strict=True)
         ]
         self.ordered: list[dict[int, list[tuple[int, int, object]]]] = [{} for _ in steps]
+        self.scale = search.scale
         self.seen: list[dict[int, int]] = [{} for _ in steps]
         self.path: list[object] = []
         self.best: list[object] | None = None
@@ -430,11 +431,12 @@ class _DepthFirst:
         depends = key & self.depends[position]
         moves = by_state.get(depends)
         if moves is None:
-            found = self.search.scaled_moves(self.indexes[position], key, closing=colour == 3)
+            found = self.search.moves(self.indexes[position], key, closing=colour == 3)
             moves = by_state[depends] = sorted(found, key=lambda move: -move[1])
+        scale = self.scale
         for delta, gain, pick in moves:
             path.append(pick)
-            self.visit(position + 1, key + delta, score + gain)
+            self.visit(position + 1, key + delta, score + gain * scale)
             path.pop()
 
 
