@@ -326,6 +326,17 @@ def any_layout(must: Sequence[int], jokers: int, *, wrap: bool, budget: list[int
     sets, found depth first; None if there is none or the search gives up
     once it has visited as many states as ``budget`` holds (which it lowers
     by those it visits, so searches can share it)."""
+    path = _layout_path(must, jokers, wrap=wrap, budget=budget)
+    return None if path is None else lay_out_path(path)
+
+
+def layout_exists(must: Sequence[int], jokers: int, *, wrap: bool, budget: list[int]) -> bool:
+    """Whether :func:`any_layout` finds a layout (without laying it out)."""
+    return _layout_path(must, jokers, wrap=wrap, budget=budget) is not None
+
+
+def _layout_path(must: Sequence[int], jokers: int, *, wrap: bool, budget: list[int]) -> list[Pick | int] | None:
+    """What :func:`any_layout` chooses at each step, if it finds a layout."""
     zeros = [0] * len(must)
     top = WRAPPED_ONE if wrap else MAX_NUMBER
     steps = plan_steps(must, zeros, zeros, wrap, jokers)
@@ -364,9 +375,7 @@ def any_layout(must: Sequence[int], jokers: int, *, wrap: bool, budget: list[int
 
     no_runs = _run_id(())
     start = no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS
-    if not visit(0, start):
-        return None
-    return lay_out_path(path)
+    return path if visit(0, start) else None
 
 
 Pick = tuple[_Choice, int]  # a colour's choice and the 1s it keeps back

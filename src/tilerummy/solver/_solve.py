@@ -36,7 +36,7 @@ from ._keep import (
     run_out,
     ways_to_keep,
 )
-from ._layers import _placeable, any_layout, best_arrangement
+from ._layers import _placeable, any_layout, best_arrangement, layout_exists
 from ._search import FACE_COUNT, FACES, INDEX, JOKER_INDEX, counts_of, face_of, search
 
 Objective = Literal["tiles", "value"]
@@ -736,15 +736,22 @@ def _kept_by_an_earlier_plan(setups: Sequence[_Setup]) -> list[frozenset[int]]:
 def _layout_of_all(setup: _Setup, rack_jokers: int, rules: Rules, budget: list[int]) -> tuple[Meld, ...] | None:
     """Sets placing every tile of this plan and the whole rack, found depth
     first within ``budget`` (see :func:`._layers.any_layout`)."""
-    whole = [must + optional for must, optional in zip(setup.must, setup.optional, strict=True)]
-    return any_layout(whole, setup.plan.freed + rack_jokers, wrap=rules.wrap, budget=budget)
+    return any_layout(_whole(setup), setup.plan.freed + rack_jokers, wrap=rules.wrap, budget=budget)
 
 
 def _cannot_place_all(setup: _Setup, rack_jokers: int, rules: Rules) -> bool:
     """Whether a quick search shows this plan cannot place all its tiles
     (False when it finds a way, or gives up)."""
     budget = [_WHOLE_RACK_BUDGET]
-    return _layout_of_all(setup, rack_jokers, rules, budget) is None and budget[0] > 0
+    return (
+        not layout_exists(_whole(setup), setup.plan.freed + rack_jokers, wrap=rules.wrap, budget=budget)
+        and budget[0] > 0
+    )
+
+
+def _whole(setup: _Setup) -> list[int]:
+    """Every tile of the plan and of the rack, by face."""
+    return [must + optional for must, optional in zip(setup.must, setup.optional, strict=True)]
 
 
 class _Orders:
