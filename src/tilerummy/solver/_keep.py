@@ -84,7 +84,7 @@ def ways_to_keep(melds: Sequence[Meld], *, free: bool, kept_jokers: Counter[int]
                 (standing if tile.is_joker else numbered).append(face)
             if free:
                 found.append(KeptSet(index, tuple(numbered), (), len(standing)))
-            elif not Counter(standing) - kept_jokers:
+            elif _within(standing, kept_jokers):
                 found.append(KeptSet(index, tuple(numbered + standing), tuple(standing), 0))
         else:
             offset = meld.number - 1
@@ -96,10 +96,17 @@ def ways_to_keep(melds: Sequence[Meld], *, free: bool, kept_jokers: Counter[int]
             else:
                 missing = [colour * MAX_NUMBER + offset for colour in range(len(COLOURS)) if colour not in present]
                 for chosen in itertools.combinations(missing, jokers):
-                    if not Counter(chosen) - kept_jokers:
+                    if _within(chosen, kept_jokers):
                         found.append(KeptSet(index, (*numbered, *chosen), chosen, 0))
         ways.append(found)
     return ways
+
+
+def _within(faces: Sequence[int], pool: Counter[int]) -> bool:
+    """Whether the pool holds every face listed (a face listed twice twice)."""
+    if not faces:
+        return True
+    return all(pool[face] >= faces.count(face) for face in faces)
 
 
 @dataclass(frozen=True, slots=True)
