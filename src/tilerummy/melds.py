@@ -160,19 +160,36 @@ def joker_meanings_text(meaning: frozenset[Tile]) -> str:
     return "|".join(str(tile) for tile in sorted(meaning, key=lambda tile: tile.sort_key))
 
 
+class _Written:
+    """A set's tiles as written, spelled out only when an error names them
+    (most sets read are valid, and spelling them out would cost more than
+    reading them)."""
+
+    __slots__ = ("tokens",)
+
+    def __init__(self, tokens: Sequence[Token]) -> None:
+        self.tokens = tokens
+
+    def __str__(self) -> str:
+        return " ".join(str(token) for token in self.tokens)
+
+    def __bool__(self) -> bool:
+        return bool(self.tokens)
+
+
 def read_meld(tokens: Sequence[Token], *, wrap: bool = False) -> Meld:
     """Read written tiles as a set (see the module's notes on how).
 
     :raises InvalidMeld: naming why the tiles are not a set.
     """
-    written = " ".join(str(token) for token in tokens)
+    written = _Written(tokens)
     if len(tokens) < 3:
         raise InvalidMeld(f"{written or '(empty)'}: a set needs at least 3 tiles")
     numbered = [token.tile for token in tokens if not token.tile.is_joker]
     if not numbered:
         raise InvalidMeld(f"{written}: a set needs at least one numbered tile")
-    twice = [tile for tile, count in Counter(numbered).items() if count > 1]
-    if twice:
+    if len(set(numbered)) < len(numbered):
+        twice = [tile for tile, count in Counter(numbered).items() if count > 1]
         raise InvalidMeld(f"{written}: {twice[0]} appears twice; a set holds each tile once")
     hints = [token.hint for token in tokens if token.hint is not None]
     numbers = {tile.number for tile in numbered}
@@ -197,7 +214,7 @@ def read_meld(tokens: Sequence[Token], *, wrap: bool = False) -> Meld:
     )
 
 
-def _read_group(tokens: Sequence[Token], written: str) -> Meld:
+def _read_group(tokens: Sequence[Token], written: _Written) -> Meld:
     if len(tokens) > len(COLOURS):
         raise InvalidMeld(f"{written}: a group has at most 4 tiles, one of each colour")
     numbered = sorted((token.tile for token in tokens if not token.tile.is_joker), key=lambda t: t.sort_key)
@@ -213,7 +230,7 @@ def _read_group(tokens: Sequence[Token], written: str) -> Meld:
     return Meld(MeldKind.GROUP, tuple(numbered) + (JOKER,) * jokers, number)
 
 
-def _read_run(tokens: Sequence[Token], written: str, *, wrap: bool) -> Meld:
+def _read_run(tokens: Sequence[Token], written: _Written, *, wrap: bool) -> Meld:
     colour = next(token.tile.colour for token in tokens if token.tile.colour is not None)
     assert colour is not None  # a run has a numbered tile
     start = _start_as_written(tokens, wrap=wrap)
@@ -258,7 +275,7 @@ def _start_as_written(tokens: Sequence[Token], *, wrap: bool) -> int | None:
     return consistent[0] if consistent else None
 
 
-def _raise_on_misplaced_wrap(tokens: Sequence[Token], written: str, *, wrap: bool) -> None:
+def _raise_on_misplaced_wrap(tokens: Sequence[Token], written: _Written, *, wrap: bool) -> None:
     """Name the problem when a 1 is written straight after a 13."""
     numbers = [token.tile.number for token in tokens]
     for place in range(len(numbers) - 1):
@@ -268,7 +285,7 @@ def _raise_on_misplaced_wrap(tokens: Sequence[Token], written: str, *, wrap: boo
             raise InvalidMeld(f"{written}: nothing may follow the 1 that comes after 13")
 
 
-def _read_unordered_run(tokens: Sequence[Token], colour: Colour, written: str, *, wrap: bool) -> Meld:
+def _read_unordered_run(tokens: Sequence[Token], colour: Colour, written: _Written, *, wrap: bool) -> Meld:
     # Numbers known from the tiles and from jokers that name their meaning.
     known: dict[int, Token] = {}
     for token in tokens:
@@ -307,7 +324,7 @@ def _read_unordered_run(tokens: Sequence[Token], colour: Colour, written: str, *
     )
 
 
-def _checked_run(tokens: Sequence[Token], colour: Colour, start: int, written: str) -> Meld:
+def _checked_run(tokens: Sequence[Token], colour: Colour, start: int, written: _Written) -> Meld:
     for place, token in enumerate(tokens):
         if token.hint is not None and token.hint != _number_tile(colour, start + place):
             raise InvalidMeld(
