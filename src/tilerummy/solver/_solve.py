@@ -558,6 +558,7 @@ def _joker_plans(before: Table, rack_counts: Sequence[int], rules: Rules) -> lis
     table_counts = counts_of(before.tiles())
     readings = joker_readings(before)
     jokers = len(readings[0])
+    joker_counts = [sum(1 for tile in meld.tiles if tile.is_joker) for meld in before.melds]
     plans: list[_JokerPlan] = []
     seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
     if rules.joker_replacement is JokerReplacement.FREE:
@@ -586,7 +587,7 @@ def _joker_plans(before: Table, rack_counts: Sequence[int], rules: Rules) -> lis
                 must[face] += count
             for face, count in forced.items():
                 must[face] += count
-            kept_by_set = _kept_by_set(before, reading, roles)
+            kept_by_set = _kept_by_set(joker_counts, reading, roles)
             plans.append(_JokerPlan(must, kept, sum(freed_meanings.values()), +forced, kept_by_set))
     # Keeping every joker where it is is the common case: search it first.
     plans.sort(key=lambda plan: plan.freed)
@@ -881,15 +882,25 @@ def changed_sets(before: Table, after: Table) -> list[Meld]:
     return changed
 
 
-def _kept_by_set(before: Table, reading: Sequence[Tile], roles: Sequence[bool]) -> tuple[Counter[int] | None, ...]:
+def _kept_by_set(
+    joker_counts: Sequence[int], reading: Sequence[Tile], roles: Sequence[bool]
+) -> tuple[Counter[int] | None, ...]:
+    """Per set on the table (holding so many jokers), the faces its jokers
+    keep standing for, or None when one is freed."""
     result: list[Counter[int] | None] = []
     position = 0
-    for meld in before.melds:
-        count = len(meld.jokers)
+    for count in joker_counts:
+        if not count:
+            result.append(_NO_FACES)
+            continue
         meanings, keeps = reading[position : position + count], roles[position : position + count]
         position += count
         result.append(Counter(INDEX[tile] for tile in meanings) if all(keeps) else None)
     return tuple(result)
+
+
+#: The faces a set without jokers keeps (shared: never changed).
+_NO_FACES: Counter[int] = Counter()
 
 
 #: How many states the depth-first search for fewer changes may visit, per
@@ -914,9 +925,11 @@ def _arrange(before: Table, melds: Sequence[Meld], plan: _JokerPlan) -> Table:
     taken: set[int] = set()
     kept_sets: list[Meld] = []
     for meld, kept_here in zip(before.melds, plan.kept_by_set, strict=True):
-        if kept_here is None or kept_here - kept_jokers:
+        if kept_here is None or (kept_here and kept_here - kept_jokers):
             continue
-        faces = Counter(face_of(tile) for tile in meld.tiles if not tile.is_joker) + kept_here
+        faces = Counter(face_of(tile) for tile in meld.tiles if not tile.is_joker)
+        if kept_here:
+            faces += kept_here
         same = by_faces.get(tuple(sorted(faces.elements())))
         if same:
             taken.add(same.pop(0))
