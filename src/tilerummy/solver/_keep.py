@@ -561,11 +561,13 @@ class _KeepPlan:
         needing = [face for face in range(numbered) if sure[face] > 0 or optional[face]]
         breaks = [0] * (MAX_NUMBER + 1)
         last_first = max((first for first, _ in self.sets), default=0)
+        arriving: dict[int, list[dict[int, int]]] = {}
+        for first, faces in self.sets:
+            arriving.setdefault(first, []).append(faces)
         for number in range(min(MAX_NUMBER, last_first - 1) + 1):
-            for first, faces in self.sets:
-                if first == number:
-                    for face, count in faces.items():
-                        free[face] += count
+            for faces in arriving.get(number, ()):
+                for face, count in faces.items():
+                    free[face] += count
             needy: list[tuple[set[int], int | None]] = []  # the later sets it needs one of; the cost of leaving it
             still_needing = []
             for face in needing:
@@ -577,7 +579,9 @@ class _KeepPlan:
                     if len(missing) <= jokers:
                         break
                     for other in missing:
-                        hosts.update(index for first, index in holders[other] if first > number)
+                        for first, index in holders[other]:
+                            if first > number:
+                                hosts.add(index)
                 else:
                     still_needing.append(face)
                     needy.append((hosts, None if sure[face] > 0 else weights[face] * optional[face]))
