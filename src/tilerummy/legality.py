@@ -100,14 +100,14 @@ def judge_play(
     """
     after = read_table(after, rules)
     old_tiles, new_tiles = before.tiles(), after.tiles()
-    missing = old_tiles - new_tiles
+    missing = _beyond(old_tiles, new_tiles)
     if missing:
         raise IllegalPlay(
             Reason.TABLE_TILE_REMOVED,
             f"{_some(missing)} {_was_or_were(missing)} on the table and must stay there",
         )
-    added = new_tiles - old_tiles
-    not_held = added - Counter(rack)
+    added = _beyond(new_tiles, old_tiles)
+    not_held = _beyond(added, Counter(rack))
     if not_held:
         raise IllegalPlay(
             Reason.NOT_IN_RACK,
@@ -123,6 +123,13 @@ def judge_play(
         meld_value = _check_initial_meld(before, after, rules)
     _check_jokers(before, after, added, rules, may_change=melded)
     return JudgedPlay(after, added, meld_value)
+
+
+def _beyond(more: Counter[Tile], less: Counter[Tile]) -> Counter[Tile]:
+    """``more - less``: the counts left above zero (the same as Counter's
+    subtraction, without its per-tile default lookups in Python)."""
+    held = less.get
+    return Counter({tile: count - held(tile, 0) for tile, count in more.items() if count > held(tile, 0)})
 
 
 def _check_initial_meld(before: Table, after: Table, rules: Rules) -> int:

@@ -239,6 +239,9 @@ class TileSet(enum.Enum):
 
         :raises NotationError: naming the tile, e.g. "the racks hold 3 J; the standard set has 2".
         """
-        for tile, count in sorted(Counter(tiles).items(), key=lambda item: item[0].sort_key):
+        counts = Counter(tiles)
+        if max(counts.values(), default=0) <= min(self.copies, self.jokers):
+            return  # the common case, seen without going tile by tile
+        for tile, count in sorted(counts.items(), key=lambda item: item[0].sort_key):
             if count > self.count(tile):
                 raise NotationError(f"{what} hold {count} {tile}; the {self.value} set has {self.count(tile)}")
