@@ -673,19 +673,25 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
             return
         broken = count - len(kept.kept)
 
-    # A good play to beat first, from the likeliest plan: then the full
-    # searches mostly just prove there is none better, which is quick.
-    for keep_search, mirrored in plans[0].searches():
-        if keep_search.fewest_broken >= broken:
-            break
-        kept, finished = keep_search.depth_first(count - broken + 1, _KEEP_BUDGET)
-        if kept is not None:
-            take(kept, mirrored, plans[0])
-        if finished:
-            plans = plans[1:]
-            break
-    for plan in plans:
-        if plan.forward.fewest_broken >= broken:
+    # A good play to beat first, from a short search of each plan (longer
+    # for the likeliest): then the full searches mostly just prove there is
+    # none better, which is quick.
+    proven: list[bool] = []
+    for rank, plan in enumerate(plans):
+        proven.append(False)
+        for keep_search, mirrored in plan.searches():
+            if keep_search.fewest_broken >= broken:
+                break
+            kept, finished = keep_search.depth_first(
+                count - broken + 1, _KEEP_BUDGET if rank == 0 else _OTHER_PLANS_BUDGET
+            )
+            if kept is not None:
+                take(kept, mirrored, plan)
+            if finished:
+                proven[-1] = True
+                break
+    for plan, done in zip(plans, proven, strict=True):
+        if done or plan.forward.fewest_broken >= broken:
             continue
         kept, mirrored = _race(plan, count - broken + 1)
         if kept is not None:
@@ -904,9 +910,11 @@ _NO_FACES: Counter[int] = Counter()
 
 
 #: How many states the depth-first search for fewer changes may visit, per
-#: joker plan and order of the numbers; and how many the full search counting
-#: up may meet alone before counting down is tried against it.
+#: order of the numbers, on the likeliest joker plan and on each other one;
+#: and how many the full search counting up may meet alone before counting
+#: down is tried against it.
 _KEEP_BUDGET = 1500
+_OTHER_PLANS_BUDGET = 300
 _KEEP_STATES = 1000
 #: How many states the searches for a play placing the whole rack may visit;
 #: for the parts candidates() splits off, whose whole is less often playable.
