@@ -21,6 +21,7 @@ How a written set is read (the project's decision where the rules are silent):
 from __future__ import annotations
 
 import enum
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -381,10 +382,7 @@ class Table:
 
     def tiles(self) -> Counter[Tile]:
         """Every face on the table, jokers counted as ``J``."""
-        counts: Counter[Tile] = Counter()
-        for meld in self.melds:
-            counts.update(meld.tiles)
-        return counts
+        return Counter(itertools.chain.from_iterable(meld.tiles for meld in self.melds))
 
     @property
     def tile_count(self) -> int:
