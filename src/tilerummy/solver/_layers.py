@@ -739,7 +739,10 @@ def _placeable(must: Sequence[int], optional: Sequence[int], jokers: int, wrap: 
         if not optional[face]:
             continue
         colour, offset = divmod(face, MAX_NUMBER)
-        colours = sum(1 for other in range(offset, 4 * MAX_NUMBER, MAX_NUMBER) if held[other])
+        colours = 0
+        for other in (offset, offset + MAX_NUMBER, offset + 2 * MAX_NUMBER, offset + 3 * MAX_NUMBER):
+            if held[other]:
+                colours += 1
         if colours + jokers >= 3:
             continue
         number = offset + 1
