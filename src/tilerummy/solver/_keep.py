@@ -621,7 +621,7 @@ class _KeepPlan:
         for choice in itertools.product(*([None, *options] for options in self.deciding.get(number, []))):
             chosen = [option for option in choice if option is not None]
             standing = [face for _, way in chosen for face in way.joker_faces]
-            faces = Counter(standing) if standing else _NO_FACES
+            faces = Counter(standing) if standing else NO_FACES
             found.append(
                 (
                     tuple(way for _, way in chosen),
@@ -689,8 +689,9 @@ def _holding(decided_by: Sequence[Sequence[tuple[int, int]]], at: int, colour: i
     return bits
 
 
-#: What a choice of sets none of whose jokers keep their meaning takes from them.
-_NO_FACES: Counter[int] = Counter()
+#: No faces: what a choice of sets none of whose jokers keep their meaning
+#: takes from them, and what a set without jokers keeps (shared: never changed).
+NO_FACES: Counter[int] = Counter()
 
 
 def _set_aside(signature: Signature, kept: int, around: tuple[int, int, int, int]) -> Signature:

@@ -26,6 +26,7 @@ from ..melds import WRAPPED_ONE, Meld, MeldKind, Table
 from ..rules import JokerReplacement, Rules
 from ..tiles import COLOURS, JOKER, MAX_NUMBER, Piece, Tile, format_tiles, parse_tiles
 from ._keep import (
+    NO_FACES,
     KeepSearch,
     Kept,
     KeptSet,
@@ -676,9 +677,8 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
     # A good play to beat first, from a short search of each plan (longer
     # for the likeliest): then the full searches mostly just prove there is
     # none better, which is quick.
-    proven: list[bool] = []
+    proven: set[int] = set()  # the plans whose short search went through
     for rank, plan in enumerate(plans):
-        proven.append(False)
         for keep_search, mirrored in plan.searches():
             if keep_search.fewest_broken >= broken:
                 break
@@ -688,10 +688,10 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
             if kept is not None:
                 take(kept, mirrored, plan)
             if finished:
-                proven[-1] = True
+                proven.add(rank)
                 break
-    for plan, done in zip(plans, proven, strict=True):
-        if done or plan.forward.fewest_broken >= broken:
+    for rank, plan in enumerate(plans):
+        if rank in proven or plan.forward.fewest_broken >= broken:
             continue
         kept, mirrored = _race(plan, count - broken + 1)
         if kept is not None:
@@ -897,16 +897,12 @@ def _kept_by_set(
     position = 0
     for count in joker_counts:
         if not count:
-            result.append(_NO_FACES)
+            result.append(NO_FACES)
             continue
         meanings, keeps = reading[position : position + count], roles[position : position + count]
         position += count
         result.append(Counter(INDEX[tile] for tile in meanings) if all(keeps) else None)
     return tuple(result)
-
-
-#: The faces a set without jokers keeps (shared: never changed).
-_NO_FACES: Counter[int] = Counter()
 
 
 #: How many states the depth-first search for fewer changes may visit, per
