@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -30,6 +33,23 @@ def test_parse_and_print() -> None:
 def test_bad_tiles_name_the_problem(text: str, message: str) -> None:
     with pytest.raises(NotationError, match=message):
         Tile.parse(text)
+
+
+def test_one_object_per_face_and_it_cannot_change() -> None:
+    r5 = Tile.parse("R5")
+    assert Tile(Colour.RED, 5) is r5
+    assert copy.deepcopy(r5) is r5
+    assert pickle.loads(pickle.dumps([r5, JOKER])) == [r5, JOKER]
+    assert len({Tile.parse("r5"), r5, Tile.parse("B5")}) == 2
+    assert r5.is_joker is False and JOKER.is_joker is True
+    assert r5.sort_key == (0, 5) and JOKER.sort_key == (4, 0)
+    with pytest.raises(AttributeError, match="a tile cannot change"):
+        r5.number = 6
+    assert str(r5) == "R5"
+    with pytest.raises(NotationError, match="a joker has no number"):
+        Tile(None, 3)
+    with pytest.raises(NotationError, match="not a colour"):
+        Tile("R", 5)  # type: ignore[arg-type]
 
 
 @given(st.lists(st.sampled_from([*NUMBERED_TILES, JOKER]), max_size=20))

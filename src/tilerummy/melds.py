@@ -21,6 +21,7 @@ How a written set is read (the project's decision where the rules are silent):
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 import re
 from collections import Counter
@@ -102,7 +103,7 @@ class Meld:
     @classmethod
     def from_tiles(cls, tiles: Iterable[Tile], *, wrap: bool = False) -> Meld:
         """Read a set from tiles, as :meth:`parse` reads their notation."""
-        return read_meld([Token(tile) for tile in tiles], wrap=wrap)
+        return _meld_of(tuple(tiles), wrap)
 
     @property
     def is_run(self) -> bool:
@@ -159,6 +160,13 @@ class Meld:
 def joker_meanings_text(meaning: frozenset[Tile]) -> str:
     """``"R7"`` for a definite joker, ``"B5|Y5"`` when it may stand for either."""
     return "|".join(str(tile) for tile in sorted(meaning, key=lambda tile: tile.sort_key))
+
+
+@functools.lru_cache(maxsize=4096)
+def _meld_of(tiles: tuple[Tile, ...], wrap: bool) -> Meld:
+    # Every play checked reads its table's sets afresh, and most of them lay
+    # on the table before: reading a set is a pure function of its tiles.
+    return read_meld([Token(tile) for tile in tiles], wrap=wrap)
 
 
 class _Written:

@@ -60,27 +60,70 @@ _CARD_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 _TILE_RE = re.compile(r"^([A-Za-z])([0-9]+)$")
 
+#: Every tile made so far, by colour and number (53 at most).
+_FACES: dict[tuple[Colour | None, int], Tile] = {}
+
 
 @functools.total_ordering
-@dataclass(frozen=True, slots=True)
 class Tile:
     """A tile face: a colour and a number from 1 to 13, or the joker.
+
+    There is one object per face: ``Tile(colour, number)`` returns it, so
+    tiles compare and hash by identity, in C. Counting and matching tiles is
+    what the engine and the solver do most.
 
     >>> Tile.parse("r5")
     Tile.parse('R5')
     >>> str(Tile(Colour.BLACK, 13))
     'K13'
+    >>> Tile(Colour.BLACK, 13) is Tile.parse("K13")
+    True
     """
 
+    # Read-only attributes rather than properties: reading a slot costs no
+    # Python call, and ``is_joker`` and ``sort_key`` are read all the time.
+    __slots__ = ("_notation", "colour", "is_joker", "number", "sort_key")
     colour: Colour | None
     number: int
+    is_joker: bool
+    #: Colour (R, B, Y, K) then number; jokers last.
+    sort_key: tuple[int, int]
+    _notation: str
 
-    def __post_init__(self) -> None:
-        if self.colour is None:
-            if self.number != 0:
-                raise NotationError(f"a joker has no number (got {self.number})")
-        elif not MIN_NUMBER <= self.number <= MAX_NUMBER:
-            raise NotationError(f"{self.colour.letter}{self.number}: numbers run from 1 to 13")
+    def __new__(cls, colour: Colour | None, number: int) -> Tile:
+        tile = _FACES.get((colour, number))
+        if tile is not None:
+            return tile
+        if colour is None:
+            if number != 0:
+                raise NotationError(f"a joker has no number (got {number})")
+        elif not isinstance(colour, Colour):
+            raise NotationError(f"{colour!r} is not a colour")
+        elif not MIN_NUMBER <= number <= MAX_NUMBER:
+            raise NotationError(f"{colour.letter}{number}: numbers run from 1 to 13")
+        tile = object.__new__(cls)
+        object.__setattr__(tile, "colour", colour)
+        object.__setattr__(tile, "number", int(number))
+        object.__setattr__(tile, "is_joker", colour is None)
+        object.__setattr__(tile, "sort_key", (len(COLOURS), 0) if colour is None else (colour.rank, int(number)))
+        object.__setattr__(tile, "_notation", "J" if colour is None else f"{colour.letter}{int(number)}")
+        _FACES[(colour, int(number))] = tile
+        return tile
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a tile cannot change (tried to set {name})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a tile cannot change (tried to delete {name})")
+
+    def __reduce__(self) -> tuple[type[Tile], tuple[Colour | None, int]]:
+        return (Tile, (self.colour, self.number))
+
+    def __copy__(self) -> Tile:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Tile:
+        return self
 
     @classmethod
     def parse(cls, text: str) -> Tile:
@@ -108,29 +151,16 @@ class Tile:
             raise NotationError(f"{token}: numbers run from 1 to 13")
         return cls(colour, number)
 
-    @property
-    def is_joker(self) -> bool:
-        return self.colour is None
-
-    @property
-    def sort_key(self) -> tuple[int, int]:
-        """Colour (R, B, Y, K) then number; jokers last."""
-        if self.colour is None:
-            return (len(COLOURS), 0)
-        return (self.colour.rank, self.number)
-
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Tile):
             return NotImplemented
         return self.sort_key < other.sort_key
 
     def __str__(self) -> str:
-        if self.colour is None:
-            return "J"
-        return f"{self.colour.letter}{self.number}"
+        return self._notation
 
     def __repr__(self) -> str:
-        return f"Tile.parse({str(self)!r})"
+        return f"Tile.parse({self._notation!r})"
 
     def card(self) -> str:
         """The tile shown as a playing card (``A♥``, ``10♠``, ``Q♦``; ``★`` for a joker)."""

@@ -869,8 +869,8 @@ def _kept_table(before: Table, found: Kept, kept_jokers: Counter[int]) -> Table:
 
 
 def _set_key(meld: Meld) -> tuple[MeldKind, int, tuple[int, ...]]:
-    """What makes two sets the same: kind, number and faces in order (sets
-    are compared as small ints: hashing tiles is slow)."""
+    """What makes two sets the same: kind, number and faces in order (as
+    small ints, which :func:`describe` counts and sorts)."""
     return meld.kind, meld.number, tuple(face_of(tile) for tile in meld.tiles)
 
 
