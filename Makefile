@@ -56,7 +56,7 @@ unit: $(STAMP) browser
 	TILERUMMY_SOLVER=pure $(BIN)/pytest src tests docs
 
 unit-compiled: accel
-	env -u TILERUMMY_SOLVER TILERUMMY_REQUIRE_COMPILED=1 $(BIN)/pytest -q tests/test_solver.py tests/test_solver_exact.py tests/test_solver_changes.py tests/test_peer.py tests/test_solver_compiled.py
+	env -u TILERUMMY_SOLVER TILERUMMY_REQUIRE_COMPILED=1 $(BIN)/pytest -q tests/test_solver.py tests/test_solver_exact.py tests/test_solver_changes.py tests/test_peer.py tests/test_solver_compiled.py tests/test_solver_wide.py
 
 test: lint typecheck unit unit-compiled
 

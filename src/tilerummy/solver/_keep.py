@@ -35,25 +35,26 @@ from typing import cast
 from ..melds import WRAPPED_ONE, Meld, MeldKind
 from ..tiles import COLOURS, MAX_NUMBER, Tile
 from ._layers import (
+    _HIGH_SHIFT,
     _KEPT_SHIFT,
-    _RUN_BITS,
-    _RUN_MASK,
     _USED_SHIFT,
     Pick,
     Signature,
     _is_closed,
     _placeable,
-    _run_id,
     _StepOptions,
     lay_out_path,
+    no_runs_state,
     options_for,
     remaining_scores,
+    runs_in,
     step_signatures,
 )
 
 #: The kept sets' bits in a state start past the layer search's own fields
-#: (each colour's 1s kept back for the wrap take two bits).
-_KEEP_SHIFT = _KEPT_SHIFT + 2 * len(COLOURS)
+#: (with wrap, each colour's 1s kept back take two bits), and stay below the
+#: high bits of the runs' names.
+_WRAP_KEEP_SHIFT = _KEPT_SHIFT + 2 * len(COLOURS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +213,7 @@ class KeepSearch:
             optional = [0] * len(optional)
             must_jokers, optional_jokers = total_jokers, 0
             self.score, self.must_jokers = 0, must_jokers
-        self.plan = _KeepPlan(ways, kept_jokers, total_jokers)
+        self.plan = _KeepPlan(ways, kept_jokers, total_jokers, wrap=wrap)
         self.breaks = self.plan.breaks_ahead(must, optional, weights, total_jokers, slack, wrap)
         #: At least this many old sets are broken up by any play it finds.
         self.fewest_broken = len(ways) - len(self.plan.sets) + self.breaks[0]
@@ -252,9 +253,7 @@ class KeepSearch:
         """As :meth:`run`, one step at a time: yields how many states each
         step left, so that searches can take turns; returns the play."""
         floor = self.score * self.scale + keep - 1
-        no_runs = _run_id(())
-        start = no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS
-        step: _Step = {start: (0, -1, None)}
+        step: _Step = {no_runs_state(): (0, -1, None)}
         history: list[_Step] = []
         for position, (number, colour) in enumerate(self.steps):
             # A state goes on only if what it could still add (the rack tiles
@@ -326,7 +325,7 @@ class KeepSearch:
         """The score of a state past the last step, or None if it is no play
         (a run left short, or jokers that had to be placed left out)."""
         used = key >> _USED_SHIFT & 15
-        if used < self.must_jokers or not all(_is_closed(key >> colour * _RUN_BITS & _RUN_MASK) for colour in range(4)):
+        if used < self.must_jokers or not all(_is_closed(runs_in(key, colour)) for colour in range(4)):
             return None
         return score + (used - self.must_jokers) * self.joker_weight
 
@@ -356,8 +355,7 @@ class KeepSearch:
         a play found raises the bar for the rest.
         """
         search = _DepthFirst(self, keep, budget)
-        no_runs = _run_id(())
-        search.visit(0, no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS, 0)
+        search.visit(0, no_runs_state(), 0)
         finished = search.left > 0
         return (None if search.best is None else self.play(search.best, search.floor)), finished
 
@@ -463,7 +461,10 @@ class _KeepPlan:
     (except for ways whose jokers take kept jokers: their bits stay, to count
     what they took)."""
 
-    def __init__(self, ways: Sequence[Sequence[KeptSet]], kept_jokers: Counter[int], total_jokers: int) -> None:
+    def __init__(
+        self, ways: Sequence[Sequence[KeptSet]], kept_jokers: Counter[int], total_jokers: int, *, wrap: bool
+    ) -> None:
+        shift = _WRAP_KEEP_SHIFT if wrap else _KEPT_SHIFT
         self.kept_jokers = kept_jokers
         self.total_jokers = total_jokers
         spans: list[tuple[int, int, int]] = []  # first number, last number, set
@@ -492,7 +493,9 @@ class _KeepPlan:
                     free_from.append(0)
                 lasting = bool(way.joker_faces)
                 free_from[bit] = MAX_NUMBER + 2 if lasting else last + 1
-                mask = 1 << (_KEEP_SHIFT + bit)
+                if shift + bit >= _HIGH_SHIFT:
+                    raise OverflowError("too many ways to keep sets for the packed states")
+                mask = 1 << (shift + bit)
                 if lasting:
                     self.lasting |= mask
                     self.lasting_faces[mask] = way.joker_faces

@@ -36,10 +36,22 @@ _RUN_IDS: dict[ColourRuns, int] = {}
 _RUNS: list[ColourRuns] = []
 
 
+class Widening(Exception):
+    """A name of open runs needs the high bits: states must hold them, so
+    the search starts again once :func:`widen` has been called."""
+
+
+#: Whether states hold the high bits of the runs' names (once some name
+#: needs them, for the rest of the process).
+_WIDE = [False]
+
+
 def _run_id(runs: ColourRuns) -> int:
     found = _RUN_IDS.get(runs)
     if found is None:
-        if len(_RUNS) > _RUN_MASK:
+        if len(_RUNS) > _RUN_MASK and not _WIDE[0]:
+            raise Widening
+        if len(_RUNS) >= _RUN_LIMIT:
             raise OverflowError("too many kinds of open runs for the packed states")
         found = _RUN_IDS[runs] = len(_RUNS)
         _RUNS.append(runs)
@@ -178,12 +190,58 @@ class Arrangement:
 # how many colours sent one, two or three tiles to this number's groups, and
 # (with wrap) the 1s each colour kept back to follow a 13. Every choice then
 # moves a state by a fixed amount, so a step is additions and dict lookups.
-_RUN_BITS = 16
+#
+# A name's low bits lie with the other fields and its high bits far above
+# them: names past the first thousand are rare (the six-player set with many
+# jokers), and states that fit in 62 bits are much cheaper compiled.
+_RUN_BITS = 10
 _RUN_MASK = (1 << _RUN_BITS) - 1
 _USED_SHIFT = 4 * _RUN_BITS
 _HIST_SHIFT = _USED_SHIFT + 4
 _HIST_MASK = (1 << 9) - 1
 _KEPT_SHIFT = _HIST_SHIFT + 9
+_HIGH_BITS = 6
+_HIGH_MASK = (1 << _HIGH_BITS) - 1
+_HIGH_SHIFT = 1024  # above every field, the keep search's bits too
+_RUN_LIMIT = 1 << (_RUN_BITS + _HIGH_BITS)
+
+
+def runs_in(key: int, colour: int) -> int:
+    """The name of a colour's open runs in a state."""
+    low = key >> colour * _RUN_BITS & _RUN_MASK
+    if not _WIDE[0]:
+        return low
+    return low | (key >> _HIGH_SHIFT + colour * _HIGH_BITS & _HIGH_MASK) << _RUN_BITS
+
+
+def runs_field(runs_id: int, colour: int) -> int:
+    """A colour's open runs so named, as they lie in a state (the sum of a
+    state's fields is the state, so a change of runs moves it by the
+    difference of two such fields)."""
+    low = (runs_id & _RUN_MASK) << colour * _RUN_BITS
+    return low | (runs_id >> _RUN_BITS) << _HIGH_SHIFT + colour * _HIGH_BITS
+
+
+def no_runs_state() -> int:
+    """The state before the first number: no colour has an open run."""
+    no_runs = _run_id(())
+    return runs_field(no_runs, 0) | runs_field(no_runs, 1) | runs_field(no_runs, 2) | runs_field(no_runs, 3)
+
+
+def runs_mask(colour: int) -> int:
+    """The bits of a state that name a colour's open runs (the high ones
+    only once states hold them: masks that reach so far cost every step)."""
+    return runs_field(_RUN_LIMIT - 1 if _WIDE[0] else _RUN_MASK, colour)
+
+
+def widen() -> None:
+    """Let states hold the high bits of the runs' names: the options worked
+    out so far, with their masks, are dropped."""
+    _WIDE[0] = True
+    _OPTIONS.clear()
+    _UNWEIGHED.clear()
+
+
 # Per step: the best score of each state, the state it came from and the
 # choice made (with, after a number's last colour, the jokers put in groups).
 Step = dict[int, tuple[int, int, "Back | None"]]
@@ -276,9 +334,7 @@ def _search_layers(
     left between two numbers."""
     total_jokers = must_jokers + optional_jokers
     optional = _placeable(must, optional, total_jokers, wrap)
-    no_runs = _run_id(())
-    start = no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS
-    step: Step = {start: (0, -1, None)}
+    step: Step = {no_runs_state(): (0, -1, None)}
     history: list[tuple[Step, _StepOptions | None]] = [(step, None)]  # then each colour's step
     top = WRAPPED_ONE if wrap else MAX_NUMBER
     still = remaining_scores(optional, weights, optional_jokers * joker_weight, top)
@@ -301,10 +357,7 @@ def _search_layers(
     for key, (score, _, _) in step.items():
         used = key >> _USED_SHIFT & 15
         if used < must_jokers or not (
-            closed[key & _RUN_MASK]
-            and closed[key >> _RUN_BITS & _RUN_MASK]
-            and closed[key >> 2 * _RUN_BITS & _RUN_MASK]
-            and closed[key >> 3 * _RUN_BITS & _RUN_MASK]
+            closed[runs_in(key, 0)] and closed[runs_in(key, 1)] and closed[runs_in(key, 2)] and closed[runs_in(key, 3)]
         ):
             continue
         final = score + (used - must_jokers) * joker_weight
@@ -349,9 +402,7 @@ def _layout_path(must: Sequence[int], jokers: int, *, wrap: bool, budget: list[i
 
     def visit(index: int, key: int) -> bool:
         if index == len(plan):
-            return key >> _USED_SHIFT & 15 == jokers and all(
-                _is_closed(key >> colour * _RUN_BITS & _RUN_MASK) for colour in range(4)
-            )
+            return key >> _USED_SHIFT & 15 == jokers and all(_is_closed(runs_in(key, colour)) for colour in range(4))
         if (index, key) in failed or budget[0] <= 0:
             return False
         budget[0] -= 1
@@ -373,9 +424,7 @@ def _layout_path(must: Sequence[int], jokers: int, *, wrap: bool, budget: list[i
         failed.add((index, key))
         return False
 
-    no_runs = _run_id(())
-    start = no_runs | no_runs << _RUN_BITS | no_runs << 2 * _RUN_BITS | no_runs << 3 * _RUN_BITS
-    return path if visit(0, start) else None
+    return path if visit(0, no_runs_state()) else None
 
 
 Pick = tuple[_Choice, int]  # a colour's choice and the 1s it keeps back
@@ -431,7 +480,7 @@ class _StepOptions:
         if shared is None:
             shared = _UNWEIGHED[alike] = ({}, {})
         self.unweighed, self.arrays_unweighed = shared
-        self.mask = _RUN_MASK << self.colour * _RUN_BITS | 15 << _USED_SHIFT | _HIST_MASK << _HIST_SHIFT
+        self.mask = runs_mask(self.colour) | 15 << _USED_SHIFT | _HIST_MASK << _HIST_SHIFT
         if self.wrapped:
             self.mask |= 3 << (_KEPT_SHIFT + 2 * self.colour)
 
@@ -473,15 +522,19 @@ class _StepOptions:
         return found
 
     def _moves(self, part: int) -> list[Move]:
-        shift = self.colour * _RUN_BITS
-        runs_id = part >> shift & _RUN_MASK
+        colour = self.colour
+        runs_id = runs_in(part, colour)
         used = part >> _USED_SHIFT & 15
         kept_shift = _KEPT_SHIFT + 2 * self.colour
         kept = part >> kept_shift & 3 if self.wrapped else 0
         hist = part >> _HIST_SHIFT & _HIST_MASK
         found = []
         for choice, keep, units, jokers in _choices(self.around, runs_id, self.total_jokers - used, kept):
-            delta = (choice.after_id - runs_id) << shift
+            after = choice.after_id
+            if after <= _RUN_MASK and runs_id <= _RUN_MASK:
+                delta = (after - runs_id) << colour * _RUN_BITS  # no high bits, as nearly always
+            else:
+                delta = runs_field(after, colour) - runs_field(runs_id, colour)
             delta += jokers << _USED_SHIFT
             if choice.to_groups:
                 grown = 1 << 3 * (choice.to_groups - 1)

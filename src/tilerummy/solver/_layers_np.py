@@ -18,8 +18,6 @@ import numpy.typing as npt
 from ..melds import WRAPPED_ONE
 from ..tiles import MAX_NUMBER
 from ._layers import _KEPT_SHIFT as _LOOP_KEPT_SHIFT
-from ._layers import _RUN_BITS as _LOOP_RUN_BITS
-from ._layers import _RUN_MASK as _LOOP_RUN_MASK
 from ._layers import (
     _RUNS,
     Arrangement,
@@ -33,6 +31,7 @@ from ._layers import (
     lay_out_path,
     plan_steps,
     remaining_scores,
+    runs_in,
 )
 from ._layers import _USED_SHIFT as _LOOP_USED_SHIFT
 
@@ -195,7 +194,7 @@ def _from_loop(key: int) -> int:
     """A state of the loop search, between two numbers, packed for arrays."""
     packed = 0
     for colour in range(4):
-        runs = key >> colour * _LOOP_RUN_BITS & _LOOP_RUN_MASK
+        runs = runs_in(key, colour)
         if runs > _RUN_MASK:
             raise OverflowError("too many kinds of open runs for the packed states")
         packed |= runs << colour * _RUN_BITS

@@ -37,7 +37,7 @@ from ._keep import (
     run_out,
     ways_to_keep,
 )
-from ._layers import _placeable, any_layout, best_arrangement, layout_exists
+from ._layers import Widening, _placeable, any_layout, best_arrangement, layout_exists, widen
 from ._search import FACE_COUNT, FACES, INDEX, JOKER_INDEX, counts_of, face_of, search
 
 Objective = Literal["tiles", "value"]
@@ -53,19 +53,32 @@ def _without_cycle_collector(function: Callable[_Params, _Result]) -> Callable[_
     of them in a cycle; meanwhile the collector keeps going over them and over
     everything else the program holds (a third of a solve's time on a busy
     heap, for nothing). Reference counting frees them as before, and the
-    collector is back on, if it was on, once the function returns."""
+    collector is back on, if it was on, once the function returns.
+
+    The function runs again, with wider states, if the names of open runs
+    outgrow the narrow ones (see :func:`_widening`)."""
 
     @functools.wraps(function)
     def paused(*args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
         if not gc.isenabled():
-            return function(*args, **kwargs)
+            return _widening(function, *args, **kwargs)
         gc.disable()
         try:
-            return function(*args, **kwargs)
+            return _widening(function, *args, **kwargs)
         finally:
             gc.enable()
 
     return paused
+
+
+def _widening(function: Callable[_Params, _Result], *args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
+    """Call the function, once more with wider states if the runs' names
+    outgrow the narrow ones (see :class:`._layers.Widening`)."""
+    try:
+        return function(*args, **kwargs)
+    except Widening:
+        widen()
+        return function(*args, **kwargs)
 
 
 #: Scores pack the objective and its tie-break into one number.
