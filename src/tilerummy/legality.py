@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from .errors import IllegalPlay, InvalidMeld, NotationError, Reason
 from .melds import Meld, Table
 from .rules import JokerReplacement, Rules
-from .tiles import Tile, format_tiles
+from .tiles import JOKER, Tile, format_tiles
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +239,8 @@ def joker_readings(table: Table) -> list[tuple[Tile, ...]]:
     """
     per_meld: list[list[tuple[Tile, ...]]] = []
     for meld in table.melds:
+        if JOKER not in meld.tiles:
+            continue  # most sets: seen without working out their jokers
         meanings = meld.jokers
         if not meanings:
             continue
