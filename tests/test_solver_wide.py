@@ -44,6 +44,22 @@ print(json.dumps({"wide": _layers._WIDE[0], "names": len(_layers._RUNS), "answer
 """
 
 
+_THREADS_SCRIPT = """
+from tilerummy.solver import _layers, _solve
+
+calls = []
+
+def solving():
+    # As if another thread's solve widened the states while this one ran.
+    calls.append(_layers.is_wide())
+    if len(calls) == 1:
+        _layers.widen()
+    return len(calls)
+
+print(_solve._widening(solving), calls)
+"""
+
+
 def answers() -> list[object]:
     """Plays on a few benchmark positions per rule variant, in full."""
     found: list[object] = []
@@ -73,3 +89,16 @@ def test_wide_states_give_the_same_answers() -> None:
     assert wide["wide"] is True
     assert wide["names"] > 1024 + 10
     assert wide["answers"] == answers()
+
+
+def test_a_solve_runs_again_when_states_widen_meanwhile() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _THREADS_SCRIPT],
+        cwd=ROOT,
+        env=os.environ.copy(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["2", "[False,", "True]"]

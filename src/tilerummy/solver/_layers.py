@@ -234,6 +234,10 @@ def runs_mask(colour: int) -> int:
     return runs_field(_RUN_LIMIT - 1 if _WIDE[0] else _RUN_MASK, colour)
 
 
+def is_wide() -> bool:
+    return _WIDE[0]
+
+
 def widen() -> None:
     """Let states hold the high bits of the runs' names: the options worked
     out so far, with their masks, are dropped."""
@@ -480,6 +484,9 @@ class _StepOptions:
         if shared is None:
             shared = _UNWEIGHED[alike] = ({}, {})
         self.unweighed, self.arrays_unweighed = shared
+        # Options made while states were narrow (in another thread's solve,
+        # say) are made again once they are wide, for the mask.
+        self.wide = _WIDE[0]
         self.mask = runs_mask(self.colour) | 15 << _USED_SHIFT | _HIST_MASK << _HIST_SHIFT
         if self.wrapped:
             self.mask |= 3 << (_KEPT_SHIFT + 2 * self.colour)
@@ -664,10 +671,11 @@ def plan_steps(
         _OPTIONS.clear()
         _UNWEIGHED.clear()
     get = _OPTIONS.get
+    wide = _WIDE[0]
     found: list[_StepOptions] = []
     for signature in step_signatures(must, optional, weights, wrap, total_jokers):
         options = get(signature)
-        if options is None:
+        if options is None or options.wide is not wide:
             options = _OPTIONS[signature] = _StepOptions(signature)
         found.append(options)
     return found
@@ -676,7 +684,7 @@ def plan_steps(
 def options_for(signature: Signature) -> _StepOptions:
     """The options of the step so described, shared with every step alike."""
     options = _OPTIONS.get(signature)
-    if options is None:
+    if options is None or options.wide is not _WIDE[0]:
         if len(_OPTIONS) >= _OPTIONS_LIMIT:
             _OPTIONS.clear()
             _UNWEIGHED.clear()

@@ -38,7 +38,7 @@ from ._keep import (
     run_out,
     ways_to_keep,
 )
-from ._layers import Widening, _placeable, any_layout, best_arrangement, layout_exists, widen
+from ._layers import Widening, _placeable, any_layout, best_arrangement, is_wide, layout_exists, widen
 from ._search import FACE_COUNT, FACES, INDEX, JOKER_INDEX, counts_of, face_of, search
 
 Objective = Literal["tiles", "value"]
@@ -74,12 +74,18 @@ def _without_cycle_collector(function: Callable[_Params, _Result]) -> Callable[_
 
 def _widening(function: Callable[_Params, _Result], *args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
     """Call the function, once more with wider states if the runs' names
-    outgrow the narrow ones (see :class:`._layers.Widening`)."""
+    outgrow the narrow ones (see :class:`._layers.Widening`), here or in
+    another thread's solve meanwhile (its new names may have reached this
+    one's narrow states)."""
+    wide = is_wide()
     try:
-        return function(*args, **kwargs)
+        result = function(*args, **kwargs)
     except Widening:
         widen()
         return function(*args, **kwargs)
+    if not wide and is_wide():
+        return function(*args, **kwargs)
+    return result
 
 
 #: Scores pack the objective and its tie-break into one number.
