@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from tilerummy import Rules
-from tilerummy.solver import candidates, solve
+from tilerummy.solver import _layers, candidates, solve
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -74,9 +74,10 @@ def answers() -> list[object]:
     return found
 
 
-def test_wide_states_give_the_same_answers() -> None:
+def _output(script: str) -> str:
+    """What the script prints, run in a fresh process of this interpreter."""
     done = subprocess.run(
-        [sys.executable, "-c", _SCRIPT],
+        [sys.executable, "-c", script],
         cwd=ROOT,
         env=os.environ.copy(),
         capture_output=True,
@@ -85,20 +86,15 @@ def test_wide_states_give_the_same_answers() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    wide = json.loads(done.stdout)
+    return done.stdout
+
+
+def test_wide_states_give_the_same_answers() -> None:
+    wide = json.loads(_output(_SCRIPT))
     assert wide["wide"] is True
-    assert wide["names"] > 1024 + 10
+    assert wide["names"] > _layers._RUN_MASK + 10
     assert wide["answers"] == answers()
 
 
 def test_a_solve_runs_again_when_states_widen_meanwhile() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", _THREADS_SCRIPT],
-        cwd=ROOT,
-        env=os.environ.copy(),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["2", "[False,", "True]"]
+    assert _output(_THREADS_SCRIPT).split() == ["2", "[False,", "True]"]
