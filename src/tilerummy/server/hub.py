@@ -23,7 +23,7 @@ from pydantic import BaseModel
 
 from .. import __version__
 from ..errors import IllegalAction, Reason
-from ..game import Action, Draw, Game, Pass, Play, Timeout
+from ..game import Action, Draw, Pass, Play, Timeout
 from ..melds import Token
 from ..records import GameRecord, action_to_dict
 from ..tiles import Tile
@@ -540,7 +540,7 @@ class Hub:
                 )
             )
         except StoreError:
-            room.game = _rebuilt_without_last(game)
+            game.pop()
             room.status = "playing"
             room.seq -= 1
             raise
@@ -818,14 +818,6 @@ class Hub:
 
 def _table_text(sets: list[list[str]]) -> str:
     return " | ".join(" ".join(tiles) for tiles in sets)
-
-
-def _rebuilt_without_last(game: Game) -> Game:
-    record = GameRecord.from_game(game)
-    rebuilt = record.new_game()
-    for action in record.actions[:-1]:
-        rebuilt.apply(action)
-    return rebuilt
 
 
 def _joined(
