@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import typing
 from pathlib import Path
 from typing import Any
 
 from tilerummy.server.botpool import BotPool
 from tilerummy.server.hub import Hub, Member
 from tilerummy.server.limits import ServerLimits
+from tilerummy.server.protocol import ClientMessage
 from tilerummy.server.store import Change, Store, StoredGame, StoreError, open_store
 
 from .hubkit import Inbox, say
@@ -145,3 +147,12 @@ def test_an_action_whose_write_fails_is_taken_back(tmp_path: Path) -> None:
         store.close()
 
     asyncio.run(scenario())
+
+
+def test_every_client_message_type_has_a_handler(tmp_path: Path) -> None:
+    store = open_store(str(tmp_path / "db.sqlite3"))
+    hub = Hub(store, BotPool(0))
+    union = typing.get_args(ClientMessage)[0]
+    assert hub.handled_types() == set(typing.get_args(union))
+    asyncio.run(hub.close())
+    store.close()
