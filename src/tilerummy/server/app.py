@@ -38,6 +38,7 @@ from starlette.websockets import WebSocket
 
 from .. import __version__
 from .botpool import BotPool
+from .clock import Clock, Timers, wall_clock
 from .connection import Connection
 from .hub import Hub
 from .limits import ServerLimits
@@ -174,13 +175,23 @@ ROUTES = [
 ]
 
 
-def create_app(settings: Settings, store: Store | None = None) -> Starlette:
-    """The application; ``store`` (opened from the settings when None) is closed with it."""
+def create_app(
+    settings: Settings, store: Store | None = None, *, clock: Clock = wall_clock, timers: Timers | None = None
+) -> Starlette:
+    """The application; ``store`` (opened from the settings when None) is closed with it.
+    ``clock`` and ``timers`` are the real ones unless a test gives its own."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         opened = store or open_store(settings.database)
-        hub = Hub(opened, BotPool(settings.bot_workers), limits=settings.limits, bot_budget=settings.bot_budget)
+        hub = Hub(
+            opened,
+            BotPool(settings.bot_workers),
+            limits=settings.limits,
+            clock=clock,
+            timers=timers,
+            bot_budget=settings.bot_budget,
+        )
         await hub.start()
         app.state.hub = hub
         sweeper = asyncio.ensure_future(_sweep(hub))
