@@ -64,6 +64,8 @@ class ManualClock:
 
     async def advance(self, seconds: float) -> None:
         """Move the time on, firing each timer at its own time, in order, letting the hub act on each."""
+        # First the tasks already started set their timers (a bot's delay, say), at the time it is now.
+        await settle()
         end = self.now + seconds
         while self._timers and self._timers[0].when <= end:
             timer = heapq.heappop(self._timers)
