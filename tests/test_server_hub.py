@@ -104,6 +104,9 @@ class FlakyStore:
             raise StoreError("could not write to the database: disk full")
         self.inner.commit(change)
 
+    def stored_version(self) -> int:
+        return self.inner.stored_version()
+
     def rooms(self, *, active_only: bool) -> list[dict[str, Any]]:
         return self.inner.rooms(active_only=active_only)
 

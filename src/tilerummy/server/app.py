@@ -221,7 +221,10 @@ async def _sweep(hub: Hub) -> None:
 
 
 def serve(host: str, port: int, settings: Settings) -> None:
-    """Run the server until it is stopped (Ctrl-C or SIGTERM)."""
+    """Run the server until it is stopped (Ctrl-C or SIGTERM).
+
+    :raises StoreError: the database cannot be opened, or a newer tilerummy made it.
+    """
     import uvicorn
 
     # Listening on every address: the machine itself is one of them.
@@ -238,8 +241,10 @@ def serve(host: str, port: int, settings: Settings) -> None:
     logging.basicConfig(
         level=os.environ.get("TILERUMMY_LOG", "WARNING").upper(), format="%(levelname)s %(name)s: %(message)s"
     )
+    # Opened before the server starts, so a database that cannot be used is one line, not a failed startup.
+    store = open_store(settings.database)
     uvicorn.run(
-        create_app(announced),
+        create_app(announced, store),
         host=host,
         port=port,
         # Frames a little over the limit get a clear error from the server; far over, the connection closes.
