@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..bots import LEVELS
-from ..errors import TilerummyError
+from ..errors import RecordError, TilerummyError
+from ..records import GameRecord
 from ..rules import PRESETS, Rules, option_from_text
 
 if TYPE_CHECKING:
@@ -55,3 +57,12 @@ def bot_levels(text: str) -> list[str]:
         if level not in LEVELS:
             raise TilerummyError(f"unknown bot level {level!r} (choose from {', '.join(LEVELS)})")
     return levels
+
+
+def read_record(path: str) -> GameRecord:
+    """A game record from a file; a file that is not UTF-8 text is a record error."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not UTF-8 text") from None
+    return GameRecord.from_json(text)
