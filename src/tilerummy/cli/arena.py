@@ -8,7 +8,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from ..arena import run_arena
+from ..arena import SprtHypotheses, run_arena
 from ..arena.plot import draw_report
 from ..arena.text import report_lines
 from ..bots import LEVELS
@@ -24,13 +24,25 @@ def register(commands: Commands) -> None:
         "arena",
         help="measure bots against each other over many games",
         description="Play many games between bots on mirrored deals (each deal once per seat rotation) "
-        "and report win shares with 95% Wilson intervals, scores, ratings and speed.",
+        "and report win shares with 95% Wilson intervals, scores, ratings and speed, and the first bot's "
+        "deals scored together (each deal's rotations as one score). With --sprt, stop as soon as a "
+        "sequential test on those deal scores accepts one of two win shares for the first bot.",
     )
     arena.add_argument(
         "--bots", required=True, metavar="A,B[,...]", help=f"one level per seat, 2 to 6 of: {', '.join(LEVELS)}"
     )
     arena.add_argument(
-        "--games", type=int, required=True, metavar="N", help="games to play (rounded up to whole deals)"
+        "--games",
+        type=int,
+        required=True,
+        metavar="N",
+        help="games to play (rounded up to whole deals); with --sprt, the most to play",
+    )
+    arena.add_argument(
+        "--sprt",
+        metavar="p0=P,p1=P[,alpha=A,beta=B]",
+        help="stop when the first bot's win share is judged to be p1 rather than p0 or the reverse, "
+        "wrongly at most alpha and beta of the time (default 0.05 each), e.g. p0=0.5,p1=0.55",
     )
     arena.add_argument("--seed", type=int, default=0, help="the first deal's seed (default 0)")
     arena.add_argument("--workers", type=int, metavar="W", help="processes to play in (default: one per core)")
@@ -45,6 +57,7 @@ def register(commands: Commands) -> None:
 def run(args: argparse.Namespace) -> int:
     rules = rules_with_options(args)
     levels = bot_levels(args.bots)
+    sprt = SprtHypotheses.parse(args.sprt) if args.sprt is not None else None
     if args.plot and not args.plot.lower().endswith((".png", ".svg")):
         raise TilerummyError(f"--plot {args.plot}: name a .png or .svg file")
     progress = ProgressBar() if sys.stderr.isatty() else None
@@ -57,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         save_to=args.save,
         progress=progress,
         budget=args.budget,
+        sprt=sprt,
     )
     if progress:
         print(file=sys.stderr)
