@@ -26,7 +26,7 @@ from .errors import IllegalAction, IllegalPlay, NotYourTurn, Reason, RulesError
 from .legality import judge_play
 from .melds import Table
 from .openings import has_opening
-from .rules import PoolExhausted, Rules
+from .rules import PoolDraws, PoolExhausted, Rules
 from .scoring import RoundScore, score_round
 from .tiles import Piece, Tile
 
@@ -162,6 +162,8 @@ class Game:
         self.started_at = started_at
         self._racks: list[list[Piece]] = [sorted(rack) for rack in deal.racks]
         self._pool: list[Piece] = list(deal.pool)
+        # Per-seat draws: seat s owns the pool's tiles s, s + n, s + 2n... (n players).
+        self._pool_owner = {piece: index % deal.players for index, piece in enumerate(deal.pool)}
         self._table = Table()
         self._table_pieces: list[Piece] = []
         self.turn = deal.first
@@ -220,7 +222,8 @@ class Game:
 
     @property
     def pool(self) -> tuple[Piece, ...]:
-        """The pool in draw order. Hidden information: for records and audits only."""
+        """The pool in the deal's order, which is the draw order when draws are
+        shared. Hidden information: for records and audits only."""
         return tuple(self._pool)
 
     @property
@@ -420,11 +423,36 @@ class Game:
         )
 
     def _draw_tiles(self, seat: int, count: int) -> None:
-        drawn, self._pool = self._pool[:count], self._pool[count:]
+        if self.rules.pool_draws is PoolDraws.SHARED:
+            drawn, self._pool = self._pool[:count], self._pool[count:]
+        else:
+            drawn = []
+            for _ in range(count):
+                drawn.append(self._next_own_draw(seat))
+                self._pool.remove(drawn[-1])
         self._racks[seat] = sorted(self._racks[seat] + drawn)
         if not self._pool and self._turns_after_pool_empty is None:
             # The pool just ran out: from the next player on, the ending rule counts turns.
             self._turns_after_pool_empty = -1
+
+    def _next_own_draw(self, seat: int) -> Piece:
+        """The seat's next tile of its own share; once that is used up, the last
+        tile of the largest share left (the tile its owner would draw last; on
+        a tie, the owner next in turn after the seat).
+
+        Which position is drawn depends only on how many tiles each seat has
+        drawn, so every draw is still a uniformly random unseen tile, as from a
+        shared pool; but a seat's k-th draw is the same tile whoever sits there
+        and whatever the others did, as long as the shares last.
+        """
+        players = len(self.players)
+        shares: list[list[Piece]] = [[] for _ in range(players)]
+        for piece in self._pool:
+            shares[self._pool_owner[piece]].append(piece)
+        if shares[seat]:
+            return shares[seat][0]
+        largest = max(range(players), key=lambda owner: (len(shares[owner]), -((owner - seat) % players)))
+        return shares[largest][-1]
 
     def _end_turn(self, *, placed: bool, at: float | None) -> None:
         seat = self.turn
