@@ -149,3 +149,18 @@ def test_the_server_survives_malformed_and_hostile_messages(client: TestClient, 
         reply_to(newcomer, {"type": "create_room", "seats": [PERSON, bot(LEVELS[0])]}, 1)
         assert reply_to(newcomer, {"type": "chat", "text": "hello, room"}, 2)["type"] == "chat"
     assert client.get("/healthz").json() == {"status": "ok"}
+
+
+def test_a_connection_that_never_says_hello_is_closed(client: TestClient, clock: ManualClock) -> None:
+    assert client.portal is not None
+    with client.websocket_connect("/ws") as silent, client.websocket_connect("/ws") as polite:
+        hello(polite, "Polite")
+        client.portal.call(clock.advance, 29.9)
+        assert reply_to(silent, {"type": "ping"}, 1)["type"] == "pong"
+        client.portal.call(clock.advance, 0.1)
+        refused = silent.receive_json()
+        assert (refused["reason"], refused["detail"]) == ("hello_first", "no hello within 30 s")
+        with pytest.raises(WebSocketDisconnect) as closed:
+            read_until_closed(silent)
+        assert closed.value.code == 1008
+        assert reply_to(polite, {"type": "ping"}, 1)["type"] == "pong"
