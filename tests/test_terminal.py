@@ -157,7 +157,7 @@ def test_a_long_rack_breaks_between_tiles() -> None:
     game = scenario([rack, "K1 K2"])
     _, output = scripted(game, [])
     start = next(index for index, line in enumerate(output) if line.startswith("Rack (30): "))
-    rack_lines = [output[start], *itertools.takewhile(lambda line: line.startswith("  "), output[start + 1 :])]
+    rack_lines = [output[start], *itertools.takewhile(lambda line: line.startswith("    "), output[start + 1 :])]
     assert len(rack_lines) >= 2
     assert all(len(line) <= 100 for line in rack_lines)
     assert " ".join(rack_lines).removeprefix("Rack (30): ").split() == rack.split()

@@ -11,6 +11,7 @@ line of the move log; the sets keep their numbers from turn to turn.
 from __future__ import annotations
 
 import dataclasses
+import re
 import shutil
 import signal
 import sys
@@ -51,6 +52,8 @@ SHORT_HELP = "Type a set (R5 R6 R7), 'done', 'draw', 'hint', or 'help' for every
 
 #: The alarm rings this much after the deadline, so that the clock has surely passed it.
 _ALARM_MARGIN = 0.05
+#: A terminal's colour codes, which take no room on the screen.
+_ANSI = re.compile(r"\033\[[0-9;]*m")
 #: How often the prompt's clock is redrawn while the person types.
 _CLOCK_TICK = 1.0
 
@@ -132,8 +135,18 @@ class TerminalGame:
                 self._bot_turn(seat)
         self.write("")
         for line in final_scores(game, self.paint):
-            self.write(line)
+            self._say(line)
         return True
+
+    def _say(self, text: str) -> None:
+        """Write a line; a long one breaks between tiles (words), never inside one."""
+        if len(_ANSI.sub("", text)) <= self.width:
+            self.write(text)
+            return
+        for line in textwrap.wrap(
+            text, self.width, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False
+        ):
+            self.write(line)
 
     # --- bots -----------------------------------------------------------------
 
@@ -154,7 +167,7 @@ class TerminalGame:
         self.shown = keep_order(self.shown, list(game.table))
         line = move_line(self._name(seat), action, before, self.shown, drawn=drawn(), tiles=self.paint.tiles)
         left = len(game.rack(seat))
-        self.write(line + ("." if seat == self.person else f" ({left} left)."))
+        self._say(line + ("." if seat == self.person else f" ({left} left)."))
 
     # --- the person -----------------------------------------------------------
 
@@ -408,12 +421,7 @@ class TerminalGame:
         for number, tokens in enumerate(draft.sets, start=1):
             self.write(f"  {number:>2}. {_set_line(tokens, paint, wrap=wrap)}")
         rack = sorted(self._rack_left(draft).elements(), key=_by_number if self.by_number else _by_colour)
-        # Long lines break between tiles, never inside one.
-        rack_line = f"Rack ({len(rack)}): {paint.tiles(rack) or '(empty)'}"
-        for line in textwrap.wrap(
-            rack_line, self.width, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False
-        ):
-            self.write(line)
+        self._say(f"Rack ({len(rack)}): {paint.tiles(rack) or '(empty)'}")
         if not game.melded[self.person]:
             worth = sum(
                 Meld.parse(" ".join(tokens), wrap=wrap).value
