@@ -49,6 +49,14 @@ def scripted(
     return terminal, output
 
 
+def after_opening(rack: str) -> Game:
+    """Seat 0 has opened with R4 R5 R6 R7 | B13 Y13 K13 and holds ``rack``; the bot has drawn."""
+    game = scenario([f"R4 R5 R6 R7 B13 Y13 K13 {rack}", "Y1 Y2 Y3 Y4"])
+    game.play(0, "R4 R5 R6 R7 | B13 Y13 K13")
+    game.draw(1)
+    return game
+
+
 def test_a_draft_shows_each_set_valid_or_not_with_the_reason() -> None:
     game = scenario(["R10 R11 R12 K1 K2", "Y1 Y2"])
     _, output = scripted(game, ["R10 R11 | K1 K2", "add 1 R12", "R9"])
@@ -70,9 +78,7 @@ def test_a_refused_turn_names_the_reason_and_the_person_tries_again() -> None:
 
 
 def test_moving_tiles_between_sets_and_ending_the_turn() -> None:
-    game = scenario(["R4 R5 R6 R7 B13 Y13 K13 R8 B8", "Y1 Y2 Y3 Y4"])
-    game.play(0, "R4 R5 R6 R7 | B13 Y13 K13")
-    game.draw(1)
+    game = after_opening("R8 B8")
     _, output = scripted(game, ["move 1 R7 to 3", "move 1 R7 to new", "add 3 R8 B8", "done"])
     text = "\n".join(output)
     assert "3: no such set (sets are numbered 1 to 2)" in text  # and nothing changed
@@ -82,9 +88,7 @@ def test_moving_tiles_between_sets_and_ending_the_turn() -> None:
 
 
 def test_hint_shows_the_steps() -> None:
-    game = scenario(["R4 R5 R6 R7 B13 Y13 K13 R8 B8", "Y1 Y2 Y3 Y4"])
-    game.play(0, "R4 R5 R6 R7 | B13 Y13 K13")
-    game.draw(1)
+    game = after_opening("R8 B8")
     _, output = scripted(game, ["hint", "add 1 R8", "done"])
     text = "\n".join(output)
     assert "Best play: 1 tile." in text and "R8" in text
@@ -93,9 +97,7 @@ def test_hint_shows_the_steps() -> None:
 
 
 def test_the_hints_table_is_applied_as_the_draft() -> None:
-    game = scenario(["R4 R5 R6 R7 B13 Y13 K13 R8 B8", "Y1 Y2 Y3 Y4"])
-    game.play(0, "R4 R5 R6 R7 | B13 Y13 K13")
-    game.draw(1)
+    game = after_opening("R8 B8")
     _, output = scripted(game, ["apply", "hint", "apply", "done"])
     text = "\n".join(output)
     assert "no hint to apply: ask for one with 'hint'" in text
@@ -105,9 +107,7 @@ def test_the_hints_table_is_applied_as_the_draft() -> None:
 
 
 def test_the_hint_goes_on_from_the_draft() -> None:
-    game = scenario(["R4 R5 R6 R7 B13 Y13 K13 R8 R9 K1", "Y1 Y2 Y3 Y4"])
-    game.play(0, "R4 R5 R6 R7 | B13 Y13 K13")
-    game.draw(1)
+    game = after_opening("R8 R9 K1")
     _, output = scripted(game, ["add 1 R8", "hint", "apply", "done"])
     text = "\n".join(output)
     assert "From your draft, 1 tile more:" in text and "add R9 to R4 R5 R6 R7 R8" in text
