@@ -187,6 +187,9 @@ def test_a_newcomer_plays_a_whole_game_against_a_bot(server: ServerProcess, brow
     expect(page.locator("#replay-scores")).to_be_visible()
     # The computer has the game's name for it, and each move its sentence.
     expect(page.locator(".replay-view .players")).to_contain_text("Computer 2")
+    # The result's caption is light on the green felt.
+    caption = page.eval_on_selector("#replay-scores caption", "caption => getComputedStyle(caption).color")
+    assert caption == "rgb(255, 255, 255)", caption
     page.click("#move-log summary")
     expect(page.locator("#log-lines li").first).to_have_text(re.compile(r"^(Ana|Computer 2) (placed|drew)"))
     screenshot(page, "replay-phone")
@@ -299,6 +302,15 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ServerProc
     # How to play, over the game.
     guest.click("#help")
     expect(guest.locator(".help-dialog")).to_contain_text("From the keyboard")
+    # A message shown meanwhile stays under the help, which it would otherwise cover.
+    guest.evaluate("async () => (await import('/static/js/ui.js')).toast('A message')")
+    covered = """() => {
+        const toast = document.getElementById("toast");
+        toast.style.pointerEvents = "auto";  // else it is never the element found at a point
+        const box = toast.getBoundingClientRect();
+        return Boolean(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2).closest(".help-overlay"));
+    }"""
+    assert guest.evaluate(covered)
     screenshot(guest, "help-phone")
     guest.keyboard.press("Escape")
     expect(guest.locator(".help-dialog")).to_have_count(0)
