@@ -581,6 +581,11 @@ def test_every_page_fits_and_speaks_the_language(
     _texts_fit_and_speak(page, language, "help")
     page.keyboard.press("Escape")
 
+    # The finished game's room, watched: the result and its scores.
+    page.goto(f"{server.url}/r/{finished_game.split('-')[0]}")
+    expect(page.locator("#scores")).to_be_visible()
+    _texts_fit_and_speak(page, language, "result")
+
     page.goto(f"{server.url}/replay/{finished_game}")
     page.click("#replay-last")
     page.click("#move-log summary")
