@@ -49,8 +49,9 @@ def check_sequence_numbers(messages: list[Message]) -> None:
 
 def check_nothing_hidden_seen(messages: list[Message], seat: int | None, record: GameRecord) -> int:
     """Every message a client received shows no tile it may not see: no rack but its
-    own (exactly its own, move by move), no pool, no deal, no seed. Returns the racks checked."""
-    forbidden = {"pool", "racks", "deal", "seed", "token_hash"}
+    own (exactly its own, move by move), no pool, no deal; and no seed or salt before the
+    game is over (the deal's commitment reveals them at the end). Returns the racks checked."""
+    forbidden = {"pool", "racks", "deal", "token_hash"}
     checked = 0
 
     def walk(value: Any, inside_game: Message | None) -> None:
@@ -58,6 +59,10 @@ def check_nothing_hidden_seen(messages: list[Message], seat: int | None, record:
         if isinstance(value, dict):
             assert not forbidden & set(value), f"hidden field in {value}"
             game = value if "rack" in value and "rack_sizes" in value else inside_game
+            if "seed" in value or "salt" in value:
+                assert "commitment" in value, f"a seed outside the deal's commitment: {value}"
+                if game is None or game["result"] is None:
+                    assert value["seed"] is None and value["salt"] is None, f"revealed before the end: {value}"
             if value.get("rack") is not None:
                 assert seat is not None, "a spectator was sent a rack"
                 assert game is not None and game["seat"] == seat, f"another seat's rack was sent to seat {seat}"
@@ -74,6 +79,12 @@ def check_nothing_hidden_seen(messages: list[Message], seat: int | None, record:
 
     for message in messages:
         walk(message, None)
+    while_playing = [message for message in messages if not _over(message)]
     if record.deal.seed is not None:
-        assert str(record.deal.seed) not in json.dumps(messages)
+        assert str(record.deal.seed) not in json.dumps(while_playing)
     return checked
+
+
+def _over(message: Message) -> bool:
+    game = message.get("game")
+    return isinstance(game, dict) and game.get("result") is not None

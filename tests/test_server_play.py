@@ -65,6 +65,8 @@ def test_a_full_game_between_a_person_and_bots(tmp_path: Path) -> None:
         check_sequence_numbers(watcher.received)
         assert check_nothing_hidden_seen(ana.received, ana.seat, record) > 10
         assert check_nothing_hidden_seen(watcher.received, None, record) == 0
+        # The seed kept back during the game is revealed with the result.
+        assert final["game"]["fairness"]["seed"] == record.deal.seed is not None
         assert [game.id for game in hub.store.games(ana.code or "")] == [game_id]
 
         rematch = await ana.request({"type": "rematch"})
