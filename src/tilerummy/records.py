@@ -7,6 +7,7 @@ exactly: the same record always gives the same game.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -98,11 +99,7 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise RecordError(f"not JSON: {error}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(read_json(text))
 
     def new_game(self) -> Game:
         """The game before any action."""
@@ -133,6 +130,26 @@ class Replay:
         return self.error is None
 
 
+def read_json(text: str) -> Any:
+    """Strict JSON: no NaN or Infinity (no clock reads them), and numbers of a sane length.
+
+    :raises RecordError: naming what is not JSON.
+    """
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"not JSON: {error}") from None
+    except RecursionError:
+        raise RecordError("not a record: nested too deeply") from None
+    except ValueError as error:
+        # Python refuses to convert integers of thousands of digits.
+        raise RecordError(f"not a record: {str(error).split(';')[0]}") from None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise RecordError(f"{name} is not a number a record may hold (JSON has no {name})")
+
+
 def _expect(data: Mapping[str, Any], key: str, kind: type) -> Any:
     if key not in data:
         raise RecordError(f"{key}: missing")
@@ -143,7 +160,11 @@ def _expect(data: Mapping[str, Any], key: str, kind: type) -> Any:
 
 
 def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and (isinstance(value, int) or math.isfinite(value))
+    )
 
 
 def _read_deal(data: Mapping[str, Any], rules: Rules, players: int) -> Deal:
@@ -187,7 +208,7 @@ def _read_action(index: int, raw: Any, rules: Rules) -> Action:
     if not isinstance(raw, dict):
         raise RecordError(f"{where}: expected an object")
     kind = raw.get("type")
-    if kind not in _ACTION_TYPES:
+    if not isinstance(kind, str) or kind not in _ACTION_TYPES:
         raise RecordError(f"{where}.type: expected one of {', '.join(_ACTION_TYPES)}, got {kind!r}")
     seat = raw.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int):

@@ -23,6 +23,18 @@ from .tiles import TileSet
 RACK_SIZE = 14
 MIN_PLAYERS = 2
 
+#: The largest value each numeric option takes: far past any game played, and
+#: small enough that a typing mistake (or a hostile record) is refused rather
+#: than played.
+OPTION_MAXIMUM: dict[str, int] = {
+    "initial_meld_points": 1000,
+    "timeout_penalty": 160,
+    "joker_penalty": 1000,
+    "turn_seconds": 86_400,
+    "target_score": 1_000_000,
+    "rounds": 1000,
+}
+
 
 class JokerReplacement(enum.Enum):
     """Where the tile that frees a joker from the table may come from."""
@@ -125,6 +137,10 @@ class Rules:
                 raise RulesError(f"turn_seconds={self.turn_seconds!r}: expected a number of seconds or none")
             if not 0 < self.turn_seconds < math.inf:
                 raise RulesError(f"turn_seconds={self.turn_seconds!r}: must be more than 0, or none")
+            if self.turn_seconds > OPTION_MAXIMUM["turn_seconds"]:
+                raise RulesError(
+                    f"turn_seconds={self.turn_seconds!r}: must be at most {OPTION_MAXIMUM['turn_seconds']}"
+                )
         if self.target_score is not None:
             _check_int("target_score", self.target_score, low=1)
         if self.rounds is not None:
@@ -232,8 +248,12 @@ def option_from_text(text: str) -> tuple[str, Any]:
 def _check_int(name: str, value: object, *, low: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesError(f"{name}={value!r}: expected a whole number")
+    # Python will not print an integer of thousands of digits: name its size instead.
+    shown = str(value) if abs(value) < 10**12 else f"{'-' if value < 0 else ''}1e{int(math.log10(abs(value)))}"
     if value < low:
-        raise RulesError(f"{name}={value}: must be at least {low}")
+        raise RulesError(f"{name}={shown}: must be at least {low}")
+    if value > OPTION_MAXIMUM[name]:
+        raise RulesError(f"{name}={shown}: must be at most {OPTION_MAXIMUM[name]}")
 
 
 PRESETS: dict[str, Rules] = {

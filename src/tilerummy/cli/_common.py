@@ -3,21 +3,39 @@
 from __future__ import annotations
 
 import argparse
+import os
+import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..bots import LEVELS
 from ..errors import TilerummyError
 from ..rules import PRESETS, Rules, option_from_text
+from ..tiles import shorten
 
 if TYPE_CHECKING:
     Commands = argparse._SubParsersAction[argparse.ArgumentParser]
+
+
+#: Seeds are 63-bit, as the random deals of ``play`` and of match rounds are.
+MAX_SEED = 2**63 - 1
 
 
 class Parser(argparse.ArgumentParser):
     """Bad arguments give one line naming the problem, and exit 2."""
 
     def error(self, message: str) -> NoReturn:
+        # argparse quotes the value it refused: keep a long one from filling the screen.
+        message = re.sub(r"'([^']{40,})'", lambda match: repr(shorten(match.group(1))), message)
         self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
+def check_seed(seed: int, option: str = "--seed") -> int:
+    """:raises TilerummyError: for a seed that is negative or past 63 bits."""
+    if not 0 <= seed <= MAX_SEED:
+        shown = seed if abs(seed) < 10**20 else "that"
+        raise TilerummyError(f"{option} {shown}: seeds run from 0 to 2**63 - 1")
+    return seed
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser, *, default: str) -> None:
@@ -39,14 +57,36 @@ def rules_from(name: str, **options: Any) -> Rules:
     return Rules.preset(name, **{key: value for key, value in options.items() if value is not None})
 
 
-def rules_summary(name: str) -> str:
-    differences = Rules.preset(name).differences() if name in PRESETS else {}
-    extra = ", ".join(f"{key}={value}" for key, value in differences.items())
+def option_value_text(value: object) -> str:
+    """An option's value as it is typed on the command line (``true``, ``none``, ``60``)."""
+    return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def rules_summary(name: str, rules: Rules | None = None) -> str:
+    """``rules casual (turn_seconds=none)``: the preset's name, and every option that differs from the defaults."""
+    chosen = rules if rules is not None else Rules.preset(name) if name in PRESETS else Rules()
+    extra = ", ".join(f"{key}={option_value_text(value)}" for key, value in chosen.differences().items())
     return f"rules {name}" + (f" ({extra})" if extra else "")
 
 
 def rules_text(args: argparse.Namespace) -> str:
-    return rules_summary(args.rules) + "".join(f", {text}" for text in args.option)
+    return rules_summary(args.rules, rules_with_options(args))
+
+
+def destination(text: str, option: str) -> Path:
+    """A file to write at the end of a command, checked at its start (so that no work is lost).
+
+    :raises TilerummyError: when the file cannot be written where it is named.
+    """
+    path = Path(text)
+    if not text or path.is_dir():
+        raise TilerummyError(f"{option} {text!r}: name a file, not a folder")
+    folder = path.parent
+    if not folder.is_dir():
+        raise TilerummyError(f"{option} {text}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise TilerummyError(f"{option} {text}: permission denied")
+    return path
 
 
 def bot_levels(text: str) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import TilerummyError
@@ -44,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
         raise TilerummyError(f"--port {args.port}: choose 0 to 65535")
     if args.bot_workers < 0 or args.max_rooms < 1 or args.max_connections < 1:
         raise TilerummyError("--bot-workers is 0 or more, --max-rooms and --max-connections 1 or more")
+    _check_database(args.db)
     settings = Settings(
         database=args.db,
         bot_workers=args.bot_workers,
@@ -52,3 +54,19 @@ def run(args: argparse.Namespace) -> int:
     )
     serve(args.host, args.port, settings)
     return 0
+
+
+def _check_database(where: str | None) -> None:
+    """Open the database once before the server starts, so that a bad one is a one-line refusal.
+
+    :raises TilerummyError: naming what is wrong with it.
+    """
+    from ..server.store import open_store
+
+    if where is not None and not where.startswith(("postgresql://", "postgres://")):
+        path = Path(where)
+        if not where or path.is_dir():
+            raise TilerummyError(f"--db {where!r}: name a database file, not a folder")
+        if not path.parent.is_dir():
+            raise TilerummyError(f"--db {where}: the folder {path.parent} does not exist")
+    open_store(where).close()
