@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..bots import LEVELS
-from ..errors import TilerummyError
+from ..errors import RecordError, TilerummyError
+from ..records import GameRecord, read_json
 from ..rules import PRESETS, Rules, option_from_text
 from ..tiles import shorten
 
@@ -95,3 +96,24 @@ def bot_levels(text: str) -> list[str]:
         if level not in LEVELS:
             raise TilerummyError(f"unknown bot level {level!r} (choose from {', '.join(LEVELS)})")
     return levels
+
+
+def read_record_text(path: str) -> str:
+    """A game record file's text; a file that is not UTF-8 text is a record error."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not UTF-8 text") from None
+
+
+def read_record(path: str) -> GameRecord:
+    """A game record from a file."""
+    return read_record_and_result(path)[0]
+
+
+def read_record_and_result(path: str) -> tuple[GameRecord, dict[str, Any] | None]:
+    """A game record from a file, and the result it stores (checked against the replay by the caller)."""
+    data = read_json(read_record_text(path))
+    record = GameRecord.from_dict(data)
+    result: dict[str, Any] | None = data.get("result")
+    return record, result

@@ -8,7 +8,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from ..arena import run_arena
+from ..arena import SprtHypotheses, run_arena
 from ..arena.plot import draw_report
 from ..arena.text import report_lines
 from ..bots import LEVELS
@@ -30,7 +30,9 @@ def register(commands: Commands) -> None:
         "arena",
         help="measure bots against each other over many games",
         description="Play many games between bots on mirrored deals (each deal once per seat rotation) "
-        "and report win shares with 95% Wilson intervals, scores, ratings and speed.",
+        "and report win shares with 95% Wilson intervals, scores, ratings and speed, and the first bot's "
+        "deals scored together (each deal's rotations as one score). With --sprt, stop as soon as a "
+        "sequential test on those deal scores accepts one of two win shares for the first bot.",
     )
     arena.add_argument(
         "--bots", required=True, metavar="A,B[,...]", help=f"one level per seat, 2 to 6 of: {', '.join(LEVELS)}"
@@ -40,7 +42,13 @@ def register(commands: Commands) -> None:
         type=int,
         required=True,
         metavar="N",
-        help=f"games to play, 1 to {MAX_GAMES:,} (rounded up to whole deals)",
+        help=f"games to play, 1 to {MAX_GAMES:,} (rounded up to whole deals); with --sprt, the most to play",
+    )
+    arena.add_argument(
+        "--sprt",
+        metavar="p0=P,p1=P[,alpha=A,beta=B]",
+        help="stop when the first bot's win share is judged to be p1 rather than p0 or the reverse, "
+        "wrongly at most alpha and beta of the time (default 0.05 each), e.g. p0=0.5,p1=0.55",
     )
     arena.add_argument("--seed", type=int, default=0, help="the first deal's seed (default 0)")
     arena.add_argument(
@@ -62,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
         raise TilerummyError(f"--workers {shorten(str(args.workers))}: choose 1 to {MAX_WORKERS}")
     check_seed(args.seed)
+    sprt = SprtHypotheses.parse(args.sprt) if args.sprt is not None else None
     if args.plot is not None:
         if not args.plot.lower().endswith((".png", ".svg")):
             raise TilerummyError(f"--plot {args.plot}: name a .png or .svg file")
@@ -76,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
         save_to=args.save,
         progress=progress,
         budget=args.budget,
+        sprt=sprt,
     )
     if progress:
         print(file=sys.stderr)

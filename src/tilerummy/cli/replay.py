@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..console import count, verb
-from ..errors import RecordError
 from ..game import Game
-from ..records import GameRecord, read_json
+from ._common import read_record_and_result
 
 if TYPE_CHECKING:
     from ._common import Commands
@@ -24,13 +22,7 @@ def register(commands: Commands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        text = Path(args.record).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise RecordError(f"{args.record}: not UTF-8 text") from None
-    data = read_json(text)
-    record = GameRecord.from_dict(data)
-    stored = data.get("result")
+    record, stored = read_record_and_result(args.record)
     replay = record.replay()
     game = replay.game
     result = game.result.to_dict() if game.result is not None else None
@@ -75,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {name}: {count(len(game.rack(seat)), 'tile')}")
         if game.result is not None:
             print(f"Round over: {_scores_line(game)}")
-            if mismatch:
+            if stored is not None and mismatch:
                 print(f"The record's stored scores {stored.get('scores')} differ from the replay's.")
         elif replay.ok:
             name = game.players[game.turn]
