@@ -14,8 +14,10 @@ from ..console import Painter, count
 from ..errors import TilerummyError
 from ..game import Game
 from ..match import Match
+from ..record_model import MAX_NAME_CHARS
 from ..records import GameRecord
 from ..terminal import TerminalGame
+from ..tiles import shorten
 from ._common import MAX_SEED, add_rules_arguments, bot_levels, check_seed, destination, rules_text, rules_with_options
 
 if TYPE_CHECKING:
@@ -54,8 +56,10 @@ def run(args: argparse.Namespace) -> int:
     save = destination(args.save, "--save") if args.save is not None else None
     bot_names = ["Ana", "Bruno", "Carla", "Diego", "Elena"]
     names = [args.name.strip()] + [f"{bot_names[index]} ({level})" for index, level in enumerate(levels)]
-    if not names[0] or not names[0].isprintable():
-        raise TilerummyError(f"--name {args.name!r}: give a name of printable characters")
+    if not names[0] or not names[0].isprintable() or len(names[0]) > MAX_NAME_CHARS:
+        raise TilerummyError(
+            f"--name {shorten(args.name)!r}: give a name of 1 to {MAX_NAME_CHARS} printable characters"
+        )
     if names[0] in names[1:]:
         raise TilerummyError(f"--name {names[0]}: a bot has that name")
     match = Match(names, rules, seed, started_at=time.monotonic())

@@ -7,7 +7,9 @@ import json
 from typing import TYPE_CHECKING
 
 from ..console import count, verb
+from ..errors import TilerummyError
 from ..game import Game
+from ..record_model import json_schema
 from ._common import read_record_and_result
 
 if TYPE_CHECKING:
@@ -16,12 +18,18 @@ if TYPE_CHECKING:
 
 def register(commands: Commands) -> None:
     replay = commands.add_parser("replay", help="validate and replay a game record")
-    replay.add_argument("record", metavar="RECORD.json")
+    replay.add_argument("record", nargs="?", metavar="RECORD.json")
     replay.add_argument("--json", action="store_true", help="print JSON")
+    replay.add_argument("--schema", action="store_true", help="print the record format's JSON Schema and exit")
     replay.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.schema:
+        print(json.dumps(json_schema(), indent=1))
+        return 0
+    if args.record is None:
+        raise TilerummyError("name the record to replay: tilerummy replay RECORD.json")
     record, stored = read_record_and_result(args.record)
     replay = record.replay()
     game = replay.game
