@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tilerummy import Game, GameRecord, RecordError, Rules
 from tilerummy.cli import main
@@ -231,3 +233,36 @@ def test_solve_says_value_as_the_readme_does(capsys: pytest.CaptureFixture[str])
 def test_rules_with_huge_numbers_name_their_size() -> None:
     with pytest.raises(ValueError, match=r"joker_penalty=1e5000: must be at most 1000"):
         Rules(joker_penalty=10**5000)
+
+
+arguments = st.text(alphabet="RBYKJrbykj0123456789()|,#:- \t", max_size=24) | st.text(max_size=12)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    command=st.sampled_from(
+        [
+            ["check", "{}"],
+            ["check", "{}", "--json", "--wrap"],
+            ["score", "--rack", "{}", "--rack", ""],
+            ["score", "--rack", "R1", "--rack", "", "--unmelded", "{}"],
+            ["solve", "--rack", "{}", "--table", "R5 R6 R7"],
+            ["solve", "--rack", "R5", "--table", "{}"],
+            ["rules", "{}"],
+            ["check", "R1 R2 R3", "--rules", "{}"],
+        ]
+    ),
+    text=arguments,
+)
+def test_any_text_in_any_argument_is_answered_without_a_traceback(
+    command: list[str], text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    filled = [text if part == "{}" else part for part in command]
+    try:
+        code = main(filled)
+    except SystemExit as exit_info:  # argparse refusing an argument that looks like an option
+        code = exit_info.code if isinstance(exit_info.code, int) else 2
+    captured = capsys.readouterr()
+    assert code in (0, 1, 2)
+    if code == 2:
+        assert captured.err.count("\n") == 1, captured.err

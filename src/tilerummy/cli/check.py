@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidMeld, NotationError
 from ..melds import WrittenMeld, joker_meanings_text
-from ..tiles import split_tokens
+from ..tiles import shorten, split_tokens
 from ._common import rules_from
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
             written = " ".join(split_tokens(text))
             if not written:
                 raise NotationError(
-                    f"{argument!r}: a set without tiles (write tiles, and '|' only between sets)"
+                    f"{shorten(argument)!r}: a set without tiles (write tiles, and '|' only between sets)"
                     if argument.strip()
                     else 'an empty set: write its tiles, e.g. "R5 R6 R7"'
                 )

@@ -51,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
         seat_text, _, could = entry.partition(":")
         if not (seat_text.isascii() and seat_text.isdigit()) or could not in ("could", "never"):
             raise TilerummyError(f"--unmelded {shorten(entry)!r}: write SEAT:could or SEAT:never (seats from 0)")
+        # Past two digits it is no seat, and converting thousands of digits would fail.
         seat = int(seat_text) if len(seat_text) <= 2 else len(racks)
         if seat >= len(racks):
             raise TilerummyError(f"--unmelded {shorten(entry)}: seats run from 0 to {len(racks) - 1}")
