@@ -266,3 +266,11 @@ def test_any_text_in_any_argument_is_answered_without_a_traceback(
     assert code in (0, 1, 2)
     if code == 2:
         assert captured.err.count("\n") == 1, captured.err
+
+
+def test_replay_refuses_what_is_no_record_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert "too large for a game record" in refusal(capsys, "replay", "/dev/zero")
+    listed = tmp_path / "list.json"
+    listed.write_text("[1, 2]", encoding="utf-8")
+    assert "a record is a JSON object, not [1, 2]" in refusal(capsys, "replay", str(listed))
+    assert "Is a directory" in refusal(capsys, "verify", str(tmp_path))

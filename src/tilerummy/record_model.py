@@ -214,6 +214,8 @@ def describe_error(error: ValidationError) -> str:
         for index, part in enumerate(location)
         if not (part in ACTION_TYPES and index > 0 and isinstance(location[index - 1], int))
     ]
+    if not location and kind == "model_type":
+        return f"a record is a JSON object, not {_shown(problem.get('input'))}"
     if kind == "extra_forbidden":
         field = location.pop()
         return _at(location, f"unknown field {shorten(str(field))!r}")

@@ -98,10 +98,19 @@ def bot_levels(text: str) -> list[str]:
     return levels
 
 
+#: Far larger than any round's record (100,000 actions take a few megabytes).
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+
+
 def read_record_text(path: str) -> str:
-    """A game record file's text; a file that is not UTF-8 text is a record error."""
+    """A game record file's text; a file that is not UTF-8 text, or far too large for a record, is a record error."""
+    with Path(path).open("rb") as file:
+        # Read one byte past the limit: a device such as /dev/zero never ends.
+        data = file.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"{path}: larger than {MAX_RECORD_BYTES // 2**20} MiB, too large for a game record")
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise RecordError(f"{path}: not UTF-8 text") from None
 
