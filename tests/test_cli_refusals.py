@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -274,3 +275,19 @@ def test_replay_refuses_what_is_no_record_file(capsys: pytest.CaptureFixture[str
     listed.write_text("[1, 2]", encoding="utf-8")
     assert "a record is a JSON object, not [1, 2]" in refusal(capsys, "replay", str(listed))
     assert "Is a directory" in refusal(capsys, "verify", str(tmp_path))
+
+
+def test_serve_checks_its_address_before_starting(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _serve_must_not_start(monkeypatch)
+    database = str(tmp_path / "server.sqlite3")
+    # A name with an empty label is refused before any name server is asked.
+    assert "--host 'a..b': not a host name" in refusal(
+        capsys, "serve", "--host", "a..b", "--port", "0", "--db", database
+    )
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert "in use" in refusal(capsys, "serve", "--port", str(port), "--db", database)
