@@ -149,7 +149,9 @@ class Hub:
             log.error("room %s: game %s is missing from the database", room.code, room.game_id)
             room.status, room.game_id = "open", None
             return
-        replay = GameRecord.from_dict(stored.record()).replay()
+        record = GameRecord.from_dict(stored.record())
+        replay = record.replay()
+        room.fairness = record.fairness
         if not replay.ok:
             log.error("room %s: game %s does not replay: %s", room.code, room.game_id, replay.error)
         room.game = replay.game
