@@ -41,6 +41,7 @@ from starlette.websockets import WebSocket
 
 from .. import __version__
 from .botpool import BotPool
+from .clock import Clock, Timers, wall_clock
 from .connection import Connection
 from .hub import Hub
 from .limits import ServerLimits
@@ -221,13 +222,23 @@ ROUTES = [
 ]
 
 
-def create_app(settings: Settings, store: Store | None = None) -> Starlette:
-    """The application; ``store`` (opened from the settings when None) is closed with it."""
+def create_app(
+    settings: Settings, store: Store | None = None, *, clock: Clock = wall_clock, timers: Timers | None = None
+) -> Starlette:
+    """The application; ``store`` (opened from the settings when None) is closed with it.
+    ``clock`` and ``timers`` are the real ones unless a test gives its own."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         opened = store or open_store(settings.database)
-        hub = Hub(opened, BotPool(settings.bot_workers), limits=settings.limits, bot_budget=settings.bot_budget)
+        hub = Hub(
+            opened,
+            BotPool(settings.bot_workers),
+            limits=settings.limits,
+            clock=clock,
+            timers=timers,
+            bot_budget=settings.bot_budget,
+        )
         await hub.start()
         app.state.hub = hub
         app.state.analyses = Analyses()
@@ -258,7 +269,10 @@ async def _sweep(hub: Hub) -> None:
 
 
 def serve(host: str, port: int, settings: Settings) -> None:
-    """Run the server until it is stopped (Ctrl-C or SIGTERM)."""
+    """Run the server until it is stopped (Ctrl-C or SIGTERM).
+
+    :raises StoreError: the database cannot be opened, or a newer tilerummy made it.
+    """
     import uvicorn
 
     # Listening on every address: the machine itself is one of them.
@@ -275,8 +289,10 @@ def serve(host: str, port: int, settings: Settings) -> None:
     logging.basicConfig(
         level=os.environ.get("TILERUMMY_LOG", "WARNING").upper(), format="%(levelname)s %(name)s: %(message)s"
     )
+    # Opened before the server starts, so a database that cannot be used is one line, not a failed startup.
+    store = open_store(settings.database)
     uvicorn.run(
-        create_app(announced),
+        create_app(announced, store),
         host=host,
         port=port,
         # Frames a little over the limit get a clear error from the server; far over, the connection closes.
