@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..bots import LEVELS
 from ..errors import TilerummyError
-from ..rules import Rules
+from ..rules import PoolDraws, Rules
 from .games import GameOutcome, GameSpec, play, record_path, schedule
 from .pairs import deal_score
 from .report import ArenaReport, BotReport, summarise
@@ -38,7 +38,8 @@ def run_arena(
     sprt: SprtHypotheses | None = None,
 ) -> ArenaReport:
     """Play ``games`` games (rounded up to whole deals) between ``bots`` (level
-    names, one per seat) and report.
+    names, one per seat) and report. Without ``rules``, the standard rules
+    with per-seat draws, which keep a deal's games alike longer.
 
     With ``sprt``, deals are judged in order as they finish and play stops at
     the first deal that decides the test, ``games`` being the most it may
@@ -52,7 +53,7 @@ def run_arena(
     unknown = [bot for bot in bots if bot not in LEVELS]
     if unknown:
         raise TilerummyError(f"unknown bot {unknown[0]!r} (choose from {', '.join(LEVELS)})")
-    rules = rules or Rules()
+    rules = rules or Rules(pool_draws=PoolDraws.PER_SEAT)
     rules.check_players(len(bots))
     if games < 1:
         raise TilerummyError(f"{games} games: play at least one")
