@@ -59,10 +59,14 @@ def bot_levels(text: str) -> list[str]:
     return levels
 
 
-def read_record(path: str) -> GameRecord:
-    """A game record from a file; a file that is not UTF-8 text is a record error."""
+def read_record_text(path: str) -> str:
+    """A game record file's text; a file that is not UTF-8 text is a record error."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise RecordError(f"{path}: not UTF-8 text") from None
-    return GameRecord.from_json(text)
+
+
+def read_record(path: str) -> GameRecord:
+    """A game record from a file."""
+    return GameRecord.from_json(read_record_text(path))
