@@ -1,7 +1,11 @@
 """The arena: bots play many games on mirrored deals, and their strength is measured.
 
 Every deal is played once per rotation of the seats, so each bot plays each
-starting rack and each seat: luck of the deal cancels out.
+starting rack and each seat: luck of the deal cancels out. Each seat draws
+its own share of the pool by default, so the luck of the draws cancels too.
+A deal's games are scored together (:mod:`.pairs`), and a sequential test
+(:mod:`.sprt`) can stop play as soon as those scores decide between two
+win shares.
 """
 
 from __future__ import annotations
