@@ -57,6 +57,8 @@ def run_arena(
     unknown = [bot for bot in bots if bot not in LEVELS]
     if unknown:
         raise TilerummyError(f"unknown bot {unknown[0]!r} (choose from {', '.join(LEVELS)})")
+    if sprt is not None and len(set(bots)) == 1:
+        raise TilerummyError(f"--sprt tests {bots[0]} against other bots: name at least one other level")
     rules = rules or Rules(pool_draws=PoolDraws.PER_SEAT)
     rules.check_players(len(bots))
     if games < 1:
