@@ -62,9 +62,14 @@ class Search:
     (a chance of winning).
     ``evidence``: how much less likely a deal is per tile an opponent could have placed
     but did not (0: deals ignore what the opponents did).
+    ``endgame_rack``, ``endgame_horizon``: once some rack holds this many tiles or fewer,
+    worlds are played for this many turns of each player (or until someone goes out),
+    since the game is close to its end and the win model's guess is least needed.
     """
 
     horizon: int = 3
+    endgame_rack: int = 5
+    endgame_horizon: int = 8
     worlds: int | None = None
     overrule_at: float = 1.5
     overrule_margin: float = 0.01
@@ -108,6 +113,7 @@ class ExpertBot:
         race = _Race(len(options), search)
         unseen = unseen_tiles(view)
         clues = evidence(view)
+        horizon = search.endgame_horizon if min(view.rack_sizes) <= search.endgame_rack else search.horizon
         deadline = started + self.budget
         # A world counts only once every candidate still racing was played out
         # in it, so that all are compared on the same worlds; with none (no
@@ -118,7 +124,7 @@ class ExpertBot:
             world = deal_world(view, unseen, clues, self._rng, strength=search.evidence)
             outcomes: dict[int, float] = {}
             for index in race.alive:
-                outcomes[index] = play_out(world, view, options[index].table, options[index].placed, search.horizon)
+                outcomes[index] = play_out(world, view, options[index].table, options[index].placed, horizon)
                 if time.perf_counter() >= deadline:
                     break
             if len(outcomes) < len(race.alive):
