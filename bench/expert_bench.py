@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import time
 from collections import defaultdict
@@ -26,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from tilerummy import Game
+from tilerummy.arena.stats import wilson
 from tilerummy.bots import make_bot
 from tilerummy.bots.expert import ExpertBot, Search
 
@@ -70,14 +70,6 @@ def play(task: Task) -> Outcome:
     assert game.result is not None
     worlds = tuple(bot.worlds_played) if isinstance(bot, ExpertBot) else ()
     return Outcome(task.deal, task.seat, game.result.winner, tuple(seconds), worlds)
-
-
-def wilson(wins: int, games: int) -> tuple[float, float]:
-    z = 1.96
-    share = wins / games
-    centre = (share + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
 
 
 def main() -> None:

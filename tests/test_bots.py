@@ -12,6 +12,7 @@ import pytest
 from tilerummy import Draw, Game, Play, Table, TilerummyError
 from tilerummy.bots import LEVELS, make_bot
 from tilerummy.bots.expert import ExpertBot, Search, _Race
+from tilerummy.bots.expert import play_out as play_world_out
 from tilerummy.bots.hard import HardBot, Reserve, hold_back
 from tilerummy.bots.win_model import win_probability
 from tilerummy.bots.worlds import Draws, World, deal_world, evidence, unseen_tiles
@@ -200,6 +201,18 @@ def test_every_seat_draws_the_same_tiles_whoever_draws_first() -> None:
     assert [second.draw(1), second.draw(1), second.draw(0)] == parse_tiles("B1 B2 R1")
     # A seat whose queue is spent draws from the fullest other one, until the pool is empty.
     assert [second.draw(1), second.draw(1), second.draw(0)] == [*parse_tiles("R2 R3"), None]
+
+
+def test_a_play_out_ends_when_someone_goes_out() -> None:
+    game = scenario(["K10 K11 K12 B5", "Y9 Y10 Y11"])
+    view = game.view(0)
+    world = World([Counter(parse_tiles("K10 K11 K12 B5")), Counter(parse_tiles("Y9 Y10 Y11"))], [[], []])
+    world.queues[:] = [parse_tiles("R1 R2"), parse_tiles("R3 R4")]
+    assert play_world_out(world, view, None, (), horizon=3) == 0.0  # the opponent opens with all its tiles
+    opening = Table.parse("K10 K11 K12")
+    assert play_world_out(world, view, opening, tuple(parse_tiles("K10 K11 K12")), horizon=3) == 0.0  # nor opening
+    world.racks[1] = Counter(parse_tiles("Y1 Y2 Y3"))  # too little to open: nobody goes out
+    assert 0.0 < play_world_out(world, view, opening, tuple(parse_tiles("K10 K11 K12")), horizon=3) < 1.0
 
 
 def test_evidence_reads_what_each_opponent_did_last() -> None:
