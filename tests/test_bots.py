@@ -150,6 +150,16 @@ def test_expert_drops_a_candidate_only_when_it_is_clearly_behind() -> None:
     assert race.leader() == 0  # a tie goes to the earlier candidate, the greedy play
 
 
+def test_expert_keeps_the_greedy_play_in_the_race_through_the_first_worlds() -> None:
+    race = _Race(2)
+    for world in range(6):
+        race.record({0: 0.4 + 0.01 * (world % 2), 1: 0.6})
+    assert race.alive == [0, 1] and race.choice() == 1
+    for world in range(6):
+        race.record({0: 0.4 + 0.01 * (world % 2), 1: 0.6})
+    assert race.alive == [1]
+
+
 def test_expert_plays_greedy_when_no_world_was_played() -> None:
     race = _Race(4)
     assert race.leader() == 0 and race.choice() == 0

@@ -13,7 +13,8 @@ a win probability fitted on games of greedy players (:mod:`.win_model`).
 Every candidate is tried in the same worlds, so the comparison is not
 drowned in the luck of the deal; a candidate that falls clearly behind the
 leader (by more than two standard errors of their paired differences)
-stops being tried, so the time goes to the close calls. The greedy play is
+stops being tried (the greedy play only after a dozen worlds), so the
+time goes to the close calls. The greedy play is
 made unless another candidate is ahead of it by a margin the paired
 results support. A move with one sensible candidate (nothing to play, or
 going out) is made at once; otherwise the bot stops when its time budget is
@@ -49,6 +50,10 @@ MIN_WORLDS = 4
 
 #: A candidate this many standard errors behind the leader is dropped.
 DROP_AT = 2.0
+
+#: Worlds played before the greedy play, the default, may be dropped: a few
+#: worlds' spread is too rough a guess to give up the default on.
+MIN_WORLDS_TO_DROP_GREEDY = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +186,13 @@ class _Race:
         if len(self._worlds) < MIN_WORLDS:
             return
         leader = self.leader()
-        self.alive = [index for index in self.alive if index == leader or not self._ahead(leader, index, DROP_AT)]
+        self.alive = [
+            index
+            for index in self.alive
+            if index == leader
+            or (index == 0 and len(self._worlds) < MIN_WORLDS_TO_DROP_GREEDY)
+            or not self._ahead(leader, index, DROP_AT)
+        ]
 
     def leader(self) -> int:
         """The best average among those still running (the first, the greedy play, with no world yet)."""
