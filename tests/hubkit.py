@@ -109,6 +109,28 @@ async def say(hub: Hub, member: Member, **message: Any) -> Message:
     return inbox.messages[before]
 
 
+async def two_players_draw_to_the_end(hub: Hub, *, rules: dict[str, Any] | None = None) -> tuple[str, Member, Member]:
+    """Ana and Bruno start a game and draw (then pass) until it is over; the room's code and the two members."""
+    ana, bruno = Member(outbox=Inbox()), Member(outbox=Inbox())
+    await say(hub, ana, type="hello", protocol=1, name="Ana")
+    await say(hub, bruno, type="hello", protocol=1, name="Bruno")
+    joined = await say(
+        hub, ana, type="create_room", seats=[{"kind": "person"}] * 2, rules=rules or {"preset": "casual"}
+    )
+    await say(hub, bruno, type="join_room", code=joined["code"])
+    await say(hub, ana, type="start_game")
+    room = hub.rooms[joined["code"]]
+    assert room.game is not None
+    members = {0: ana, 1: bruno}
+    for _ in range(300):
+        if room.game.is_over:
+            break
+        answer = await say(hub, members[room.game.turn], type="draw" if room.game.pool_size else "pass")
+        assert answer["type"] == "game", answer
+    assert room.game.is_over
+    return joined["code"], ana, bruno
+
+
 class Player:
     """A client of the hub, as a WebSocket client would be: it keeps every message it receives.
 

@@ -12,6 +12,7 @@ Routes (the browser client will be served under ``/``):
 - ``GET /api/rooms/{code}``: a room
 - ``GET /api/rooms/{code}/games``: the games played in a room
 - ``GET /api/games/{game_id}/record``: a finished game's record (``tilerummy replay`` reads it)
+- ``GET /api/games/{game_id}/analysis``: a finished game's analysis (``tilerummy analyse --json``)
 - ``WS /ws``: the game protocol (``docs/protocol.md``)
 - ``GET /``, ``GET /r/{code}`` (an invite link) and ``GET /replay/{game_id}``: the page for browsers
 - ``GET /static/...``: the browser client's files
@@ -23,9 +24,11 @@ import asyncio
 import contextlib
 import logging
 import os
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -127,6 +130,49 @@ async def game_record(request: Request) -> Response:
     )
 
 
+#: Seconds an analysis may take in a worker before the request gives up.
+ANALYSIS_BUDGET = 60.0
+#: Finished games whose analysis is kept (a game's analysis never changes).
+ANALYSES_KEPT = 64
+
+
+class Analyses:
+    """Finished games' analyses: one worked out at a time, so a burst of requests
+    cannot keep the workers from the bots, and the latest ones kept."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._kept: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    async def get(self, hub: Hub, game_id: str, record: dict[str, Any]) -> dict[str, Any] | None:
+        async with self._lock:
+            if game_id not in self._kept:
+                analysis = await hub.bots.analyse(record, ANALYSIS_BUDGET)
+                if analysis is None:
+                    return None
+                self._kept[game_id] = analysis
+                if len(self._kept) > ANALYSES_KEPT:
+                    self._kept.popitem(last=False)
+            self._kept.move_to_end(game_id)
+            return self._kept[game_id]
+
+
+async def game_analysis(request: Request) -> Response:
+    hub = _hub(request)
+    game_id = str(request.path_params["game_id"]).upper()
+    stored = await asyncio.get_running_loop().run_in_executor(None, hub.store.game, game_id)
+    if stored is None:
+        return _error(404, "no_such_game", "no game has this id")
+    if stored.result is None:
+        # The analysis shows every rack: it waits for the end of the game.
+        return _error(409, "game_not_over", "the analysis is available once the game is over")
+    analyses: Analyses = request.app.state.analyses
+    analysis = await analyses.get(hub, stored.id, stored.record())
+    if analysis is None:
+        return _error(503, "analysis_failed", "the analysis could not be worked out now; try again later")
+    return JSONResponse(analysis)
+
+
 async def page(request: Request) -> Response:
     html = resources.files("tilerummy.server").joinpath("static/index.html").read_text(encoding="utf-8")
     # Always the newest page, so a server upgrade never meets an old cached page.
@@ -166,6 +212,7 @@ ROUTES = [
     Route("/api/rooms/{code}", room_info),
     Route("/api/rooms/{code}/games", room_games),
     Route("/api/games/{game_id}/record", game_record),
+    Route("/api/games/{game_id}/analysis", game_analysis),
     WebSocketRoute("/ws", websocket_endpoint),
     Route("/", page),
     Route("/r/{code}", page),
@@ -194,6 +241,7 @@ def create_app(
         )
         await hub.start()
         app.state.hub = hub
+        app.state.analyses = Analyses()
         sweeper = asyncio.ensure_future(_sweep(hub))
         if settings.announce:
             print(settings.announce, flush=True)
