@@ -24,11 +24,13 @@ import contextlib
 import logging
 import os
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -38,16 +40,24 @@ from starlette.websockets import WebSocket
 
 from .. import __version__
 from .botpool import BotPool
+from .clock import Clock, wall_clock
 from .connection import Connection
+from .gate import Gate
 from .hub import Hub
 from .limits import ServerLimits
 from .protocol import PROTOCOL_VERSION, json_schema
+from .public_address import PublicAddress
+from .security_headers import SecurityHeaders
 from .store import Store, default_database_path, open_store
 
 log = logging.getLogger("tilerummy.server")
 
-#: How often rooms nobody is in are looked for.
-SWEEP_SECONDS = 300
+#: How often rooms nobody is in, and connections silent too long, are looked for.
+SWEEP_SECONDS = 5
+#: Connections kept for plain HTTP (the page, the health check) beyond the WebSockets' cap.
+HTTP_RESERVE = 100
+#: A request's headers must arrive within this many seconds.
+HEADER_SECONDS = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +66,12 @@ class Settings:
     bot_workers: int = 2
     limits: ServerLimits = field(default_factory=ServerLimits)
     bot_budget: float = 3.0
-    max_connections: int = 5000
+    #: Where invite links point and which pages may open the WebSocket.
+    public: PublicAddress = field(default_factory=PublicAddress)
+    #: Seconds a client has to send a request's headers (see :mod:`.timely_http`).
+    header_seconds: float = HEADER_SECONDS
+    #: The server's clock (the tests give one they move).
+    clock: Clock = wall_clock
     #: Printed once the server is ready, with the address to open.
     announce: str | None = None
 
@@ -145,7 +160,8 @@ class ClientFiles(StaticFiles):
 
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
-    await Connection(websocket, _hub(websocket)).run()
+    state = websocket.app.state
+    await Connection(websocket, state.hub, state.gate, state.public).run()
 
 
 async def _not_found(request: Request, error: Exception) -> Response:
@@ -180,10 +196,18 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         opened = store or open_store(settings.database)
-        hub = Hub(opened, BotPool(settings.bot_workers), limits=settings.limits, bot_budget=settings.bot_budget)
+        hub = Hub(
+            opened,
+            BotPool(settings.bot_workers),
+            limits=settings.limits,
+            clock=settings.clock,
+            bot_budget=settings.bot_budget,
+        )
         await hub.start()
         app.state.hub = hub
-        sweeper = asyncio.ensure_future(_sweep(hub))
+        app.state.gate = gate = Gate(settings.limits)
+        app.state.public = settings.public
+        sweeper = asyncio.ensure_future(_sweep(hub, gate))
         if settings.announce:
             print(settings.announce, flush=True)
         try:
@@ -196,17 +220,19 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     return Starlette(
         routes=ROUTES,
         lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders)],
         exception_handlers={HTTPException: _not_found, Exception: _server_error},
     )
 
 
-async def _sweep(hub: Hub) -> None:
+async def _sweep(hub: Hub, gate: Gate) -> None:
     while True:
         await asyncio.sleep(SWEEP_SECONDS)
         try:
+            gate.reap(hub.clock())
             await hub.sweep()
         except Exception:
-            log.exception("closing idle rooms failed")
+            log.exception("closing idle rooms and connections failed")
 
 
 def serve(host: str, port: int, settings: Settings) -> None:
@@ -216,27 +242,34 @@ def serve(host: str, port: int, settings: Settings) -> None:
     # Listening on every address: the machine itself is one of them.
     shown_host = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
     where = settings.database or str(default_database_path())
-    announced = Settings(
-        database=settings.database,
-        bot_workers=settings.bot_workers,
-        limits=settings.limits,
-        bot_budget=settings.bot_budget,
-        max_connections=settings.max_connections,
+    announced = replace(
+        settings,
         announce=f"tilerummy {__version__} serving on http://{shown_host}:{port}/ (database: {_redact(where)})",
     )
     logging.basicConfig(
         level=os.environ.get("TILERUMMY_LOG", "WARNING").upper(), format="%(levelname)s %(name)s: %(message)s"
     )
-    uvicorn.run(
-        create_app(announced),
+    uvicorn.Server(uvicorn_config(create_app(announced), host, port, announced)).run()
+
+
+def uvicorn_config(app: Starlette, host: str, port: int, settings: Settings) -> Any:
+    """How uvicorn runs the application (a ``uvicorn.Config``)."""
+    import uvicorn
+
+    from .timely_http import timely_http_protocol
+
+    return uvicorn.Config(
+        app,
         host=host,
         port=port,
+        http=timely_http_protocol(settings.header_seconds),
         # Frames a little over the limit get a clear error from the server; far over, the connection closes.
         ws_max_size=settings.limits.max_message_bytes * 4,
         # Messages are small: compressing them costs more CPU than the bytes are worth.
         ws_per_message_deflate=False,
-        # Beyond this many connections, new ones are refused (HTTP 503) rather than slowing everyone.
-        limit_concurrency=settings.max_connections,
+        # WebSockets are counted by the server's gate; this keeps room for the page and the
+        # health check beyond them, and refuses more with HTTP 503 rather than slowing everyone.
+        limit_concurrency=settings.limits.max_connections + HTTP_RESERVE,
         log_level="warning",
         lifespan="on",
     )

@@ -223,20 +223,40 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     :raises BadMessage: with one line naming what is wrong.
     """
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_refuse_constant)
     except (ValueError, RecursionError):
         raise BadMessage("not a JSON text") from None
     if not isinstance(data, dict):
         raise BadMessage("a message is a JSON object with a type")
+    request_id = _id_of(data)
     if "type" not in data:
-        raise BadMessage("a message needs a type")
-    request_id = data.get("id")
-    if isinstance(request_id, bool) or not isinstance(request_id, int | str):
-        request_id = None
+        raise BadMessage("a message needs a type", request_id)
     try:
         return _CLIENT_ADAPTER.validate_python(data)
     except ValidationError as error:
         raise BadMessage(_first_error(error), request_id) from None
+
+
+def request_id_of(text: str | bytes) -> RequestId | None:
+    """The ``id`` of a message the server will not read in full (too large, over the rate),
+    so that its refusal still answers it; None when it has none or is not JSON."""
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):
+        return None
+    return _id_of(data) if isinstance(data, dict) else None
+
+
+def _id_of(data: dict[str, Any]) -> RequestId | None:
+    request_id = data.get("id")
+    if isinstance(request_id, bool) or not isinstance(request_id, int | str):
+        return None
+    return request_id
+
+
+def _refuse_constant(name: str) -> None:
+    # NaN and Infinity are not JSON: Python reads them unless told not to.
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _first_error(error: ValidationError) -> str:
@@ -262,6 +282,10 @@ class Limits(_Model):
     message_burst: int
     chat_max_chars: int
     chats_per_minute: int
+    chat_burst: int = Field(default=3, description="chat lines at once before chats_per_minute paces them")
+    idle_seconds: float = Field(default=120, description="a connection silent this long is closed: ping")
+    max_rooms_per_address: int = Field(default=10, description="rooms open or playing created from one address")
+    max_connections_per_address: int = Field(default=50, description="connections at once from one address")
 
 
 class Welcome(_Reply):
@@ -288,6 +312,7 @@ class RoomState(_Model):
     invite: str = Field(description="the invite link's path, to join from a browser")
     status: Literal["open", "playing", "finished"]
     host: str | None = Field(description="the host's name")
+    host_seat: int | None = Field(default=None, description="the host's seat; null when the host only watches")
     seats: list[SeatState]
     rules: dict[str, Any]
     options: RoomOptions
@@ -375,8 +400,9 @@ class GameEvent(_Reply):
     game: GameState
 
 
-class LiveTableUpdate(_Model):
-    """The active player's provisional table, for display only (no sequence number)."""
+class LiveTableUpdate(_Reply):
+    """The active player's provisional table, for display only (no sequence number); the
+    sender's own copy answers its request when the request has an id."""
 
     type: Literal["live_table"] = "live_table"
     seat: int
