@@ -68,7 +68,7 @@ class Settings:
     bot_budget: float = 3.0
     #: Where invite links point and which pages may open the WebSocket.
     public: PublicAddress = field(default_factory=PublicAddress)
-    #: Seconds a client has to send a request's headers (see :mod:`.timely_http`).
+    #: Seconds a client has to send a request's headers (see :mod:`.uvicorn_protocols`).
     header_seconds: float = HEADER_SECONDS
     #: The server's clock (the tests give one they move).
     clock: Clock = wall_clock
@@ -256,13 +256,14 @@ def uvicorn_config(app: Starlette, host: str, port: int, settings: Settings) -> 
     """How uvicorn runs the application (a ``uvicorn.Config``)."""
     import uvicorn
 
-    from .timely_http import timely_http_protocol
+    from .uvicorn_protocols import QuietWebSocketsProtocol, timely_http_protocol
 
     return uvicorn.Config(
         app,
         host=host,
         port=port,
         http=timely_http_protocol(settings.header_seconds),
+        ws=QuietWebSocketsProtocol,
         # Frames a little over the limit get a clear error from the server; far over, the connection closes.
         ws_max_size=settings.limits.max_message_bytes * 4,
         # Messages are small: compressing them costs more CPU than the bytes are worth.

@@ -1,4 +1,5 @@
-"""uvicorn's HTTP/1.1 protocol with a deadline on a request's headers.
+"""uvicorn's protocols, hardened: HTTP/1.1 with a deadline on a request's headers, and
+WebSockets that close on a frame that is not UTF-8 without logging a traceback.
 
 uvicorn closes a keep-alive connection that sends nothing, but one that sends
 part of a request and stops (the "slowloris" attack) would be held open as
@@ -9,10 +10,17 @@ is closed once they have not all arrived within a few seconds.
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+log = logging.getLogger("tilerummy.server")
+
+#: RFC 6455: a text frame that is not UTF-8.
+CLOSE_INVALID_DATA = 1007
 
 
 def timely_http_protocol(header_seconds: float) -> type[H11Protocol]:
@@ -52,3 +60,20 @@ def timely_http_protocol(header_seconds: float) -> type[H11Protocol]:
                 self.transport.close()
 
     return TimelyH11Protocol
+
+
+class QuietWebSocketsProtocol(WebSocketsSansIOProtocol):
+    """A text frame that is not UTF-8 is the client's error: the connection is closed with
+    1007, as uvicorn does, but noted in one line rather than as a server failure."""
+
+    def send_receive_event_to_app(self) -> None:
+        if self.curr_msg_data_type == "text" and not self.close_sent:
+            try:
+                b"".join(self.frames).decode()
+            except UnicodeDecodeError:
+                self.frames = []
+                log.info("a text frame that is not UTF-8: the connection is closed")
+                self.conn.send_close(CLOSE_INVALID_DATA)
+                self.handle_parser_exception()
+                return
+        super().send_receive_event_to_app()
