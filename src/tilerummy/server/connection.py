@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from .gate import CLOSE_NORMAL, CLOSE_POLICY_VIOLATION, CLOSE_TRY_AGAIN_LATER, Gate, Refusal
 from .hub import Hub, Member
 from .limits import TokenBucket
-from .protocol import BadMessage, Error, RequestId, parse_client_message, request_id_of
+from .protocol import Error, RequestId, request_id_of
 from .public_address import PublicAddress
 
 log = logging.getLogger("tilerummy.server")
@@ -142,16 +142,7 @@ class Connection:
                 "too_large", f"a message has at most {self.limits.max_message_bytes} bytes", request_id_of(text)
             )
             return
-        try:
-            parsed = parse_client_message(text)
-        except BadMessage as error:
-            self._refuse("bad_message", str(error), error.request_id)
-            return
-        try:
-            await self.hub.handle(self.member, parsed)
-        except Exception:
-            log.exception("a %s message failed", parsed.type)
-            self._refuse("server_error", "the server failed on this message", parsed.id)
+        await self.hub.receive(self.member, text)
 
     async def _write_loop(self) -> None:
         try:
