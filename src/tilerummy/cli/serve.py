@@ -27,6 +27,13 @@ def register(commands: Commands) -> None:
     )
     serve.add_argument("--bot-workers", type=int, default=2, metavar="N", help="processes for bots (0: threads)")
     serve.add_argument("--max-rooms", type=int, default=2000, metavar="N", help="rooms open or playing at once")
+    serve.add_argument(
+        "--max-rooms-per-address",
+        type=int,
+        default=10,
+        metavar="N",
+        help="rooms open or playing created from one address",
+    )
     serve.add_argument("--max-connections", type=int, default=5000, metavar="N", help="connections at once")
     serve.add_argument(
         "--max-connections-per-address", type=int, default=50, metavar="N", help="connections at once from one address"
@@ -56,10 +63,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not 0 <= args.port <= 65535:
         raise TilerummyError(f"--port {args.port}: choose 0 to 65535")
-    if args.bot_workers < 0 or min(args.max_rooms, args.max_connections, args.max_connections_per_address) < 1:
-        raise TilerummyError(
-            "--bot-workers is 0 or more, --max-rooms, --max-connections and --max-connections-per-address 1 or more"
-        )
+    limits = (args.max_rooms, args.max_rooms_per_address, args.max_connections, args.max_connections_per_address)
+    if args.bot_workers < 0 or min(limits) < 1:
+        raise TilerummyError("--bot-workers is 0 or more, and each --max-... option 1 or more")
     try:
         public_url = check_public_url(args.public_url) if args.public_url is not None else None
     except AddressError as error:
@@ -69,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         bot_workers=args.bot_workers,
         limits=ServerLimits(
             max_rooms=args.max_rooms,
+            max_rooms_per_address=args.max_rooms_per_address,
             max_connections=args.max_connections,
             max_connections_per_address=args.max_connections_per_address,
         ),
