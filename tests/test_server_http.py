@@ -4,10 +4,12 @@ requests sent by halves and frames that are not UTF-8."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import socket
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,7 +21,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from tilerummy.server.app import Settings, create_app, uvicorn_config
-from tilerummy.server.gate import CLOSE_POLICY_VIOLATION
+from tilerummy.server.gate import CLOSE_POLICY_VIOLATION, CLOSE_TRY_AGAIN_LATER
+from tilerummy.server.limits import ServerLimits
 from tilerummy.server.public_address import AddressError, PublicAddress, check_public_url
 from tilerummy.server.security_headers import HEADERS
 from tilerummy.server.store import open_store
@@ -109,11 +112,20 @@ def test_a_public_url_loses_its_trailing_slash() -> None:
     assert check_public_url("https://play.example.com/") == "https://play.example.com"
 
 
+#: WebSockets the server in a thread holds at most.
+REAL_MAX_CONNECTIONS = 3
+
+
 @pytest.fixture
 def real_server(tmp_path: Path) -> Iterator[str]:
     """uvicorn serving the application on a loopback port, in a thread; its address."""
     port = free_port()
-    settings = Settings(database=str(tmp_path / "db.sqlite3"), bot_workers=0, header_seconds=0.5)
+    settings = Settings(
+        database=str(tmp_path / "db.sqlite3"),
+        bot_workers=0,
+        header_seconds=0.5,
+        limits=ServerLimits(max_connections=REAL_MAX_CONNECTIONS),
+    )
     server = uvicorn.Server(uvicorn_config(create_app(settings), "127.0.0.1", port, settings))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -152,3 +164,19 @@ def test_a_frame_that_is_not_utf8_ends_the_connection_without_a_traceback(
             ws.recv(timeout=WAIT)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_INVALID_DATA
     assert not [record for record in caplog.records if record.exc_info]
+
+
+def test_websockets_at_their_cap_leave_the_page_and_the_health_check_answering(real_server: str) -> None:
+    with contextlib.ExitStack() as stack:
+        for _ in range(REAL_MAX_CONNECTIONS):
+            ws = stack.enter_context(connect(f"ws://{real_server}/ws", open_timeout=WAIT))
+            ws.send('{"type": "hello", "protocol": 1, "name": "Ana"}')
+            assert '"welcome"' in str(ws.recv(timeout=WAIT))
+        with connect(f"ws://{real_server}/ws", open_timeout=WAIT) as refused:
+            assert '"too_many_connections"' in str(refused.recv(timeout=WAIT))
+            with pytest.raises(ConnectionClosed) as closed:
+                refused.recv(timeout=WAIT)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_TRY_AGAIN_LATER
+        for path in ("/healthz", "/"):
+            with urllib.request.urlopen(f"http://{real_server}{path}", timeout=WAIT) as answer:
+                assert answer.status == 200
