@@ -163,6 +163,8 @@ class Seating:
         if any(member.host for member in members):
             return False
         present = [room.seats[member.seat] for member in members if member.seat is not None]
+        # Only a seat with a token can carry the rights over a reconnection.
+        present = [seat for seat in present if seat.token_hash is not None]
         if not present:
             return False
         heir = min(present, key=lambda seat: (seat.seated_at, seat.index))
