@@ -209,11 +209,6 @@ def main() -> int:
             "0",
             "--max-rooms",
             str(args.games + 10),
-            # Every client comes from loopback: the limits per address would refuse most of them.
-            "--max-rooms-per-address",
-            str(args.games + 10),
-            "--max-connections-per-address",
-            str(2 * args.games + 10),
         ]
         with log.open("wb") as output:
             server = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from tilerummy.server.app import Settings, create_app
-from tilerummy.server.gate import CLOSE_IDLE, CLOSE_POLICY_VIOLATION, CLOSE_TRY_AGAIN_LATER
+from tilerummy.server.gate import CLOSE_IDLE, CLOSE_POLICY_VIOLATION, CLOSE_TRY_AGAIN_LATER, Gate, Refusal
 from tilerummy.server.limits import ServerLimits
 from tilerummy.server.store import open_store
 
@@ -175,3 +175,24 @@ def test_the_welcome_tells_every_limit(tmp_path: Path) -> None:
             50,
             10,
         )
+
+
+class FakeConnection:
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.opened_at = self.last_heard = 0.0
+        self.greeted = True
+
+    def refuse_and_close(self, refusal: Refusal) -> None:
+        raise AssertionError(f"{self.address} closed: {refusal}")
+
+
+def test_the_machine_itself_is_limited_only_in_all() -> None:
+    gate = Gate(ServerLimits(max_connections=4, max_connections_per_address=1))
+    assert gate.admit(FakeConnection("203.0.113.9")) is None
+    refused = gate.admit(FakeConnection("203.0.113.9"))
+    assert refused is not None and refused.reason == "too_many_connections"
+    for address in ("127.0.0.1", "127.0.0.1", "::1"):
+        assert gate.admit(FakeConnection(address)) is None
+    refused = gate.admit(FakeConnection("127.0.0.1"))
+    assert refused is not None and "the server has as many connections" in refused.detail

@@ -214,3 +214,14 @@ def test_a_live_table_with_an_id_gets_its_answer(tmp_path: Path) -> None:
         assert (refused["reason"], refused["reply_to"]) == ("not_your_turn", 5)
 
     run_hub(tmp_path, scenario)
+
+
+def test_rooms_from_the_machine_itself_are_limited_only_in_all(tmp_path: Path) -> None:
+    async def scenario(hub: Hub, clock: ManualClock) -> None:
+        for number in range(3):
+            member = await person(hub, f"Proxy {number}", "127.0.0.1")
+            assert (await say(hub, member, type="create_room", seats=TWO))["type"] == "joined"
+        refused = await say(hub, await person(hub, "Proxy", "127.0.0.1"), type="create_room", id=1, seats=TWO)
+        assert (refused["reason"], refused["reply_to"]) == ("too_many_rooms", 1)
+
+    run_hub(tmp_path, scenario, max_rooms_per_address=2, max_rooms=3)

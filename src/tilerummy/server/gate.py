@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .limits import ServerLimits
+from .public_address import is_loopback
 
 #: WebSocket close codes (RFC 6455, and the private range 4000-4999 for the server's own).
 CLOSE_NORMAL = 1000
@@ -42,6 +43,12 @@ class Watched(Protocol):
     def refuse_and_close(self, refusal: Refusal) -> None: ...
 
 
+def limited_per_address(address: str) -> bool:
+    """Whether the limits per address apply: not to the machine itself, which is where a reverse
+    proxy that does not pass on its clients' addresses would bring everyone from."""
+    return bool(address) and not is_loopback(address)
+
+
 class Gate:
     def __init__(self, limits: ServerLimits) -> None:
         self.limits = limits
@@ -60,7 +67,9 @@ class Gate:
             return Refusal(
                 "too_many_connections", "the server has as many connections as it can hold", CLOSE_TRY_AGAIN_LATER
             )
-        if self.from_address(connection.address) >= self.limits.max_connections_per_address:
+        if limited_per_address(connection.address) and (
+            self.from_address(connection.address) >= self.limits.max_connections_per_address
+        ):
             detail = f"at most {self.limits.max_connections_per_address} connections from one address"
             return Refusal("too_many_connections", detail, CLOSE_TRY_AGAIN_LATER)
         self._by_address.setdefault(connection.address, set()).add(connection)

@@ -35,7 +35,8 @@ class Member:
     outbox: Outbox
     #: The server's address as the client reached it ("http://host:port"), for invite links.
     base_url: str = ""
-    #: The client's network address, for the limits per address (empty: not from the network).
+    #: The client's network address, for the limits per address (empty: not from the network,
+    #: as when the hub is driven in-process).
     address: str = ""
     name: str | None = None
     room: Room | None = None

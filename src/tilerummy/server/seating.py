@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING
 
-from .gate import CLOSE_REPLACED
+from .gate import CLOSE_REPLACED, limited_per_address
 from .limits import TokenBucket
 from .members import Member, RoomRuntime, joined, refusal
 from .protocol import (
@@ -57,8 +57,7 @@ class Seating:
         hub = self.hub
         if self.active_rooms() >= hub.limits.max_rooms:
             raise RoomError("too_many_rooms", "the server has as many rooms as it can hold: try again later")
-        # A member with no address is not from the network (the hub driven in-process).
-        if member.address and self.rooms_from(member.address) >= hub.limits.max_rooms_per_address:
+        if limited_per_address(member.address) and self.rooms_from(member.address) >= hub.limits.max_rooms_per_address:
             detail = f"at most {hub.limits.max_rooms_per_address} rooms open or playing from one address"
             raise RoomError("too_many_rooms", detail)
         now = hub.clock()
