@@ -225,3 +225,18 @@ def test_rooms_from_the_machine_itself_are_limited_only_in_all(tmp_path: Path) -
         assert (refused["reason"], refused["reply_to"]) == ("too_many_rooms", 1)
 
     run_hub(tmp_path, scenario, max_rooms_per_address=2, max_rooms=3)
+
+
+@pytest.mark.parametrize("asked", [{"token": "forged"}, {"role": "player"}])
+def test_a_join_that_is_refused_leaves_the_member_in_their_room(tmp_path: Path, asked: dict[str, Any]) -> None:
+    async def scenario(hub: Hub, clock: ManualClock) -> None:
+        ana, bruno, carla = await person(hub, "Ana"), await person(hub, "Bruno"), await person(hub, "Carla")
+        full = (await say(hub, ana, type="create_room", seats=TWO))["code"]
+        await say(hub, bruno, type="join_room", code=full)
+        mine = (await say(hub, carla, type="create_room", seats=TWO))["code"]
+        refused = await say(hub, carla, type="join_room", id=2, code=full, **asked)
+        assert (refused["type"], refused["reply_to"]) == ("error", 2)
+        assert refused["reason"] in ("bad_token", "room_full")
+        assert carla.room is hub.rooms[mine]
+
+    run_hub(tmp_path, scenario)

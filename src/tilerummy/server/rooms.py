@@ -184,15 +184,20 @@ class Room:
 
         :raises RoomError: when the game has begun or every seat is taken.
         """
-        if self.status != "open":
-            raise RoomError("game_started", "the game has begun: join as a spectator, or with your seat's token")
+        self.check_seat_free()
         seat = self.free_seat()
-        if seat is None:
-            raise RoomError("room_full", "every seat is taken: join as a spectator")
+        assert seat is not None
         seat.name = self.unique_name(name)
         seat.token_hash = hash_token(token)
         seat.seated_at = now
         return seat
+
+    def check_seat_free(self) -> None:
+        """:raises RoomError: when the game has begun or every seat is taken."""
+        if self.status != "open":
+            raise RoomError("game_started", "the game has begun: join as a spectator, or with your seat's token")
+        if self.free_seat() is None:
+            raise RoomError("room_full", "every seat is taken: join as a spectator")
 
     @property
     def abandoned(self) -> bool:

@@ -90,6 +90,12 @@ class Seating:
         if member.room is room:
             raise RoomError("already_in_room", "you are already in this room")
         if member.room is not None:
+            # A join that will be refused leaves the member where they are.
+            if token is not None:
+                if room.seat_for_token(token) is None and not room.is_host_token(token):
+                    raise RoomError("bad_token", "this token holds no seat in this room")
+            elif role == "player":
+                room.check_seat_free()
             # Told, not silent: a connection is in one room at a time.
             await self.leave(member, explicit=True, reply_to=None)
         async with room.lock:
@@ -113,8 +119,8 @@ class Seating:
                     room.free(seat)
                     raise
             self._enter(member, room, seat, host=host)
-            if room.status != "playing":
-                self.pass_host_if_gone(room)
+            if room.status != "playing" and self.pass_host_if_gone(room):
+                await self.save_room(room)
             member.send(joined(member, room, seat, token=given_token, host=member.host, reply_to=reply_to))
             # The others hear of the newcomer first, so the snapshot holds the newest number.
             self.hub.tell.room(room, but=member)
