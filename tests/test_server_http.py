@@ -1,182 +1,167 @@
-"""The server's HTTP side under hostile use: security headers, invite links and WebSocket
-origins that do not trust the request's own word, and (against uvicorn itself, in a thread)
-requests sent by halves and frames that are not UTF-8."""
+"""The application in-process through Starlette's test client: HTTP routes, and WebSocket
+connections as a browser makes them (limits, malformed frames), on a clock the test moves."""
 
 from __future__ import annotations
 
-import contextlib
-import logging
-import socket
-import threading
-import time
-import urllib.request
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
-from starlette.testclient import TestClient
+from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 
-from tilerummy.server.app import Settings, create_app, uvicorn_config
-from tilerummy.server.gate import CLOSE_POLICY_VIOLATION, CLOSE_TRY_AGAIN_LATER
-from tilerummy.server.limits import ServerLimits
-from tilerummy.server.public_address import AddressError, PublicAddress, check_public_url
-from tilerummy.server.security_headers import HEADERS
-from tilerummy.server.store import open_store
+from tilerummy.bots import LEVELS
+from tilerummy.cli import main
+from tilerummy.server import Settings, create_app
+from tilerummy.server.protocol import PROTOCOL_VERSION, json_schema
 
-from .serverkit import WAIT, free_port
-
-#: RFC 6455: a text frame that is not UTF-8.
-CLOSE_INVALID_DATA = 1007
-
-TWO = [{"kind": "person"}] * 2
-
-
-def app_client(tmp_path: Path, public: PublicAddress | None = None) -> TestClient:
-    settings = Settings(bot_workers=0, public=public or PublicAddress())
-    return TestClient(create_app(settings, open_store(str(tmp_path / "db.sqlite3"))))
-
-
-@pytest.mark.parametrize("path", ["/", "/r/ABCDEF", "/healthz", "/static/js/main.js", "/api/rooms/NOPE"])
-def test_every_answer_carries_the_security_headers(tmp_path: Path, path: str) -> None:
-    with app_client(tmp_path) as client:
-        response = client.get(path)
-    assert {name: response.headers.get(name) for name in HEADERS} == HEADERS
-    assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
-
-
-def invite_for(client: TestClient, headers: dict[str, str]) -> str:
-    with client.websocket_connect("/ws", headers=headers) as ws:
-        ws.send_json({"type": "hello", "protocol": 1, "name": "Ana"})
-        ws.receive_json()
-        ws.send_json({"type": "create_room", "id": 1, "seats": TWO})
-        joined = ws.receive_json()
-        assert joined["type"] == "joined", joined
-        return str(joined["invite"]).removesuffix(joined["code"])
-
-
-@pytest.mark.parametrize(
-    ("public", "host", "invite"),
-    [
-        (PublicAddress(), "evil.example", "/r/"),
-        (PublicAddress(), "127.0.0.1:8000", "http://127.0.0.1:8000/r/"),
-        (PublicAddress(), "localhost:8000", "http://localhost:8000/r/"),
-        (PublicAddress(allowed_hosts=frozenset({"games.lan"})), "games.lan:8000", "http://games.lan:8000/r/"),
-        (PublicAddress("https://play.example.com"), "evil.example", "https://play.example.com/r/"),
-    ],
-)
-def test_invite_links_trust_the_host_header_only_when_it_is_allowed(
-    tmp_path: Path, public: PublicAddress, host: str, invite: str
-) -> None:
-    with app_client(tmp_path, public) as client:
-        assert invite_for(client, {"host": host}) == invite
-
-
-@pytest.mark.parametrize(
-    ("public", "origin", "allowed"),
-    [
-        (PublicAddress(), "https://evil.example", False),
-        (PublicAddress(), "null", False),
-        (PublicAddress(), "http://localhost:8000", True),
-        (PublicAddress(), "http://127.0.0.1:8000", True),
-        (PublicAddress("https://play.example.com"), "https://play.example.com", True),
-        (PublicAddress("https://play.example.com"), "https://play.example.com.evil.example", False),
-        (PublicAddress(allowed_hosts=frozenset({"games.lan"})), "http://games.lan:8000", True),
-    ],
-)
-def test_websockets_from_pages_of_other_sites_are_refused(
-    tmp_path: Path, public: PublicAddress, origin: str, allowed: bool
-) -> None:
-    with app_client(tmp_path, public) as client, client.websocket_connect("/ws", headers={"origin": origin}) as ws:
-        ws.send_json({"type": "hello", "protocol": 1, "name": "Ana"})
-        if allowed:
-            assert ws.receive_json()["type"] == "welcome"
-            return
-        refused = ws.receive_json()
-        assert (refused["type"], refused["reason"]) == ("error", "origin_refused")
-        with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
-        assert closed.value.code == CLOSE_POLICY_VIOLATION
-
-
-@pytest.mark.parametrize("url", ["ftp://example.com", "https://", "https://example.com/path", "example.com"])
-def test_a_public_url_must_be_an_address_at_the_root(url: str) -> None:
-    with pytest.raises(AddressError, match="--public-url"):
-        check_public_url(url)
-
-
-def test_a_public_url_loses_its_trailing_slash() -> None:
-    assert check_public_url("https://play.example.com/") == "https://play.example.com"
-
-
-#: WebSockets the server in a thread holds at most.
-REAL_MAX_CONNECTIONS = 3
+from .hubkit import ManualClock
+from .serverchecks import PERSON, Message, bot
 
 
 @pytest.fixture
-def real_server(tmp_path: Path) -> Iterator[str]:
-    """uvicorn serving the application on a loopback port, in a thread; its address."""
-    port = free_port()
-    settings = Settings(
-        database=str(tmp_path / "db.sqlite3"),
-        bot_workers=0,
-        header_seconds=0.5,
-        limits=ServerLimits(max_connections=REAL_MAX_CONNECTIONS),
-    )
-    server = uvicorn.Server(uvicorn_config(create_app(settings), "127.0.0.1", port, settings))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + WAIT
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.01)
-    try:
-        yield f"127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(WAIT)
+def clock() -> ManualClock:
+    return ManualClock()
 
 
-def test_a_request_whose_headers_never_end_is_closed(real_server: str) -> None:
-    host, port = real_server.split(":")
-    with socket.create_connection((host, int(port)), timeout=WAIT) as half_sent:
-        half_sent.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-        # The server closes it (an empty read) rather than waiting for the rest.
-        assert half_sent.recv(1024) == b""
-    with socket.create_connection((host, int(port)), timeout=WAIT) as whole:
-        whole.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        assert whole.recv(1024).startswith(b"HTTP/1.1 200")
+@pytest.fixture
+def client(tmp_path: Path, clock: ManualClock) -> Iterator[TestClient]:
+    settings = Settings(database=str(tmp_path / "server.sqlite3"), bot_workers=0, bot_budget=0.3)
+    with TestClient(create_app(settings, clock=clock, timers=clock)) as test_client:
+        yield test_client
 
 
-def test_a_frame_that_is_not_utf8_ends_the_connection_without_a_traceback(
-    real_server: str, caplog: pytest.LogCaptureFixture
+def hello(ws: WebSocketTestSession, name: str) -> Message:
+    ws.send_json({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name})
+    welcome: Message = ws.receive_json()
+    assert welcome["type"] == "welcome", welcome
+    return welcome
+
+
+def reply_to(ws: WebSocketTestSession, message: Message, request_id: int) -> Message:
+    """Send with an id and read until its reply."""
+    ws.send_json({**message, "id": request_id})
+    while True:
+        reply: Message = ws.receive_json()
+        if reply.get("reply_to") == request_id:
+            return reply
+
+
+def read_until_closed(ws: WebSocketTestSession) -> None:
+    while True:
+        ws.receive_json()
+
+
+def test_the_routes_a_browser_and_a_replay_use(
+    client: TestClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    caplog.set_level(logging.INFO)
-    with connect(f"ws://{real_server}/ws", open_timeout=WAIT) as ws:
-        ws.send('{"type": "hello", "protocol": 1, "name": "Ana"}')
-        assert '"welcome"' in str(ws.recv(timeout=WAIT))
-        # A text frame holding bytes that are not UTF-8.
-        ws.send(b'{"type": "ping", "x": "\xff"}', text=True)
-        with pytest.raises(ConnectionClosed) as closed:
-            ws.recv(timeout=WAIT)
-    assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_INVALID_DATA
-    assert not [record for record in caplog.records if record.exc_info]
+    assert client.get("/healthz").json() == {"status": "ok"}
+    assert client.get("/protocol.schema.json").json() == json_schema()
+    for path in ("/", "/r/ABCDEF", "/static/index.html"):
+        page = client.get(path)
+        assert page.status_code == 200 and "tilerummy" in page.text
+        assert page.headers["cache-control"] == "no-cache"
+    missing = client.get("/api/nothing-here")
+    assert (missing.status_code, missing.json()["error"]) == (404, "not_found")
+    assert client.get("/api/rooms/NOPE").json()["error"] == "no_such_room"
+    assert client.get("/api/games/NOPE-1/record").json()["error"] == "no_such_game"
+
+    with client.websocket_connect("/ws") as host:
+        hello(host, "Host")
+        joined = reply_to(
+            host,
+            {
+                "type": "create_room",
+                "seats": [bot(LEVELS[0]), bot(LEVELS[1])],
+                "rules": {"preset": "casual"},
+                "options": {"bot_delay": 0},
+            },
+            1,
+        )
+        # The test client's Host (testserver) is not trusted: the invite is the path alone.
+        assert joined["invite"] == f"/r/{joined['code']}"
+        lobby = client.get("/api/lobby").json()
+        assert lobby["protocol"] == PROTOCOL_VERSION and [room["code"] for room in lobby["rooms"]] == [joined["code"]]
+        started = reply_to(host, {"type": "start_game"}, 2)
+        game_id = started["game"]["game_id"]
+        status = client.get(f"/api/games/{game_id}/record")
+        assert (status.status_code, status.json()["error"]) == (409, "game_not_over")
+        final = started
+        while final["type"] != "game" or final["game"]["result"] is None:
+            final = host.receive_json()
+
+    assert client.get(f"/api/rooms/{joined['code'].lower()}").json()["status"] == "finished"
+    games = client.get(f"/api/rooms/{joined['code']}/games").json()["games"]
+    assert [(game["id"], game["record"]) for game in games] == [(game_id, f"/api/games/{game_id}/record")]
+    record = client.get(f"/api/games/{game_id}/record")
+    assert record.headers["content-disposition"] == f'attachment; filename="tilerummy-{game_id}.json"'
+    record_file = tmp_path / "record.json"
+    record_file.write_text(record.text)
+    assert main(["replay", str(record_file), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] and report["result_matches_record"]
+    assert report["result"]["scores"] == final["game"]["result"]["scores"]
 
 
-def test_websockets_at_their_cap_leave_the_page_and_the_health_check_answering(real_server: str) -> None:
-    with contextlib.ExitStack() as stack:
-        for _ in range(REAL_MAX_CONNECTIONS):
-            ws = stack.enter_context(connect(f"ws://{real_server}/ws", open_timeout=WAIT))
-            ws.send('{"type": "hello", "protocol": 1, "name": "Ana"}')
-            assert '"welcome"' in str(ws.recv(timeout=WAIT))
-        with connect(f"ws://{real_server}/ws", open_timeout=WAIT) as refused:
-            assert '"too_many_connections"' in str(refused.recv(timeout=WAIT))
-            with pytest.raises(ConnectionClosed) as closed:
-                refused.recv(timeout=WAIT)
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_TRY_AGAIN_LATER
-        for path in ("/healthz", "/"):
-            with urllib.request.urlopen(f"http://{real_server}{path}", timeout=WAIT) as answer:
-                assert answer.status == 200
+def test_the_server_survives_malformed_and_hostile_messages(client: TestClient, clock: ManualClock) -> None:
+    with client.websocket_connect("/ws") as early:
+        early.send_json({"type": "create_room", "id": 1, "seats": [PERSON, PERSON]})
+        assert early.receive_json()["reason"] == "hello_first"
+    with client.websocket_connect("/ws") as mallory:
+        hello(mallory, "Mallory")
+        mallory.send_bytes(b"\x00\xff binary")
+        assert mallory.receive_json()["reason"] == "bad_message"
+        for text in ["", "null", "{", '{"type": 5}', '{"type": "play", "sets": [[1]]}', "[" * 3000]:
+            mallory.send_text(text)
+            reply = mallory.receive_json()
+            assert reply["type"] == "error" and reply["reason"] == "bad_message", (text, reply)
+            assert "Traceback" not in reply["detail"] and "\n" not in reply["detail"]
+        mallory.send_json({"type": "chat", "text": "x" * 20000})
+        assert mallory.receive_json()["reason"] == "too_large"
+        refusals: list[tuple[Message, str]] = [
+            ({"type": "draw"}, "not_in_room"),
+            ({"type": "join_room", "code": "NOPE"}, "no_such_room"),
+            ({"type": "create_room", "seats": [PERSON]}, "bad_message"),
+            ({"type": "create_room", "seats": [PERSON, bot("nobody")]}, "bad_request"),
+            ({"type": "create_room", "seats": [PERSON] * 2, "rules": {"preset": "chess"}}, "bad_rules"),
+            ({"type": "hello", "protocol": 99, "name": "Eve"}, "protocol_version"),
+        ]
+        for number, (request, reason) in enumerate(refusals, start=1):
+            reply = reply_to(mallory, request, number)
+            assert (reply["type"], reply["reason"]) == ("error", reason), reply
+        # A flood at one instant: what is left of the burst of 40 passes (15 frames came before), the rest is refused.
+        for _ in range(60):
+            mallory.send_json({"type": "ping"})
+        replies = [mallory.receive_json() for _ in range(60)]
+        assert [reply["type"] for reply in replies] == ["pong"] * 25 + ["error"] * 35
+        assert {reply["reason"] for reply in replies[25:]} == {"rate_limited"}
+        clock.now += 1
+        assert reply_to(mallory, {"type": "ping"}, 99)["type"] == "pong"
+        # One who keeps flooding is cut off after 50 refusals in a row.
+        for _ in range(80):
+            mallory.send_json({"type": "ping"})
+        with pytest.raises(WebSocketDisconnect) as closed:
+            read_until_closed(mallory)
+        assert closed.value.code == 1008
+
+    with client.websocket_connect("/ws") as newcomer:
+        hello(newcomer, "Newcomer")
+        reply_to(newcomer, {"type": "create_room", "seats": [PERSON, bot(LEVELS[0])]}, 1)
+        assert reply_to(newcomer, {"type": "chat", "text": "hello, room"}, 2)["type"] == "chat"
+    assert client.get("/healthz").json() == {"status": "ok"}
+
+
+def test_a_connection_that_never_says_hello_is_closed(client: TestClient, clock: ManualClock) -> None:
+    assert client.portal is not None
+    with client.websocket_connect("/ws") as silent, client.websocket_connect("/ws") as polite:
+        hello(polite, "Polite")
+        client.portal.call(clock.advance, 29.9)
+        assert reply_to(silent, {"type": "ping"}, 1)["type"] == "pong"
+        client.portal.call(clock.advance, 0.1)
+        refused = silent.receive_json()
+        assert (refused["reason"], refused["detail"]) == ("hello_first", "no hello within 30 s")
+        with pytest.raises(WebSocketDisconnect) as closed:
+            read_until_closed(silent)
+        assert closed.value.code == 1008
+        assert reply_to(polite, {"type": "ping"}, 1)["type"] == "pong"

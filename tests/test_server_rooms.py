@@ -17,8 +17,7 @@ from tilerummy.server.hub import Hub, Member
 from tilerummy.server.limits import ServerLimits
 from tilerummy.server.store import open_store
 
-from .hubkit import Inbox, ask, say
-from .test_server_hub import ManualClock
+from .hubkit import Inbox, ManualClock, ask, say
 
 TWO = [{"kind": "person"}] * 2
 THREE = [{"kind": "person"}] * 3
@@ -27,7 +26,13 @@ THREE = [{"kind": "person"}] * 3
 def run_hub(tmp_path: Path, scenario: Callable[[Hub, ManualClock], Awaitable[None]], **limits: Any) -> None:
     async def main() -> None:
         clock = ManualClock(1_000_000.0)
-        hub = Hub(open_store(str(tmp_path / "db.sqlite3")), BotPool(0), limits=ServerLimits(**limits), clock=clock)
+        hub = Hub(
+            open_store(str(tmp_path / "db.sqlite3")),
+            BotPool(0),
+            limits=ServerLimits(**limits),
+            clock=clock,
+            timers=clock,
+        )
         await hub.start()
         try:
             await scenario(hub, clock)

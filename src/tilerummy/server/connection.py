@@ -43,7 +43,6 @@ class Connection:
         self.limits = hub.limits
         now = hub.clock()
         self.address = websocket.client.host if websocket.client is not None else "unknown"
-        self.opened_at = now
         self.last_heard = now
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=self.limits.max_queued_messages)
         self._close_code: int | None = None
@@ -79,6 +78,11 @@ class Connection:
             except asyncio.QueueFull:
                 self._queue.get_nowait()
 
+    def _close_if_nameless(self) -> None:
+        if not self.greeted:
+            detail = f"no hello within {self.limits.hello_seconds:g} s"
+            self.refuse_and_close(Refusal("hello_first", detail, CLOSE_POLICY_VIOLATION))
+
     def refuse_and_close(self, refusal: Refusal, reply_to: RequestId | None = None) -> None:
         self._refuse(refusal.reason, refusal.detail, reply_to)
         self.close(refusal.close_code, refusal.reason)
@@ -95,6 +99,8 @@ class Connection:
             self.refuse_and_close(refused)
             await self._finish(writer)
             return
+        # A connection that never says hello would hold its place forever.
+        hello_timer = self.hub.timers.call_later(self.limits.hello_seconds, self._close_if_nameless)
         try:
             while self._close_code is None:
                 message = await self.websocket.receive()
@@ -108,6 +114,7 @@ class Connection:
             # which is the client's doing, not the server's failure.
             log.info("a connection ended: %s", error.__class__.__name__)
         finally:
+            hello_timer.cancel()
             self.gate.release(self)
             try:
                 await self.hub.leave(self.member, explicit=False, reply_to=None)

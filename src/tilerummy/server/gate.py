@@ -1,5 +1,5 @@
 """Who may hold a WebSocket open: connections counted in all and per address, and closed
-when they never say hello or fall silent.
+when they fall silent (one that never says hello is closed by its own timer, in :mod:`.connection`).
 
 The gate keeps no clock of its own: :meth:`Gate.reap` is given the time, so the server
 calls it every few seconds and the tests whenever they have moved their clock.
@@ -34,11 +34,7 @@ class Watched(Protocol):
     """What the gate needs of a connection."""
 
     address: str
-    opened_at: float
     last_heard: float
-
-    @property
-    def greeted(self) -> bool: ...
 
     def refuse_and_close(self, refusal: Refusal) -> None: ...
 
@@ -86,19 +82,14 @@ class Gate:
             del self._by_address[connection.address]
 
     def reap(self, now: float) -> int:
-        """Close the connections that did not say hello in time or fell silent; how many."""
-        limits = self.limits
+        """Close the connections that fell silent; how many."""
+        idle_seconds = self.limits.idle_seconds
         closed = 0
         for held in list(self._by_address.values()):
             for connection in list(held):
-                if not connection.greeted and now - connection.opened_at >= limits.hello_seconds:
-                    detail = f"no hello within {limits.hello_seconds:g} s"
-                    connection.refuse_and_close(Refusal("hello_first", detail, CLOSE_POLICY_VIOLATION))
-                elif now - connection.last_heard >= limits.idle_seconds:
-                    detail = f"nothing heard for {limits.idle_seconds:g} s (ping to stay connected)"
+                if now - connection.last_heard >= idle_seconds:
+                    detail = f"nothing heard for {idle_seconds:g} s (ping to stay connected)"
                     connection.refuse_and_close(Refusal("idle", detail, CLOSE_IDLE))
-                else:
-                    continue
-                self.release(connection)
-                closed += 1
+                    self.release(connection)
+                    closed += 1
         return closed

@@ -65,6 +65,7 @@ __all__ = [
     "CreateRoom",
     "DrawTile",
     "Error",
+    "FairDeal",
     "GameEvent",
     "GameEventInfo",
     "GameState",
@@ -161,6 +162,15 @@ class RoomState(ProtocolModel):
     muted: list[str]
 
 
+class FairDeal(ProtocolModel):
+    """The deal's commitment (``docs/fairness.md``): SHA-256 of ``"<seed>:<salt>"``,
+    shown from the first turn; the seed and the salt are revealed once the game is over."""
+
+    commitment: str
+    seed: int | None = None
+    salt: str | None = None
+
+
 class GameState(ProtocolModel):
     """One participant's view of the game; ``rack`` is null for spectators."""
 
@@ -176,6 +186,7 @@ class GameState(ProtocolModel):
     melded: list[bool]
     moves: int
     result: dict[str, Any] | None
+    fairness: FairDeal | None = Field(default=None, description="the deal's commitment; seed and salt once over")
 
 
 class GameEventInfo(ProtocolModel):
