@@ -90,10 +90,16 @@ class Inbox:
     def __init__(self) -> None:
         self.messages: list[Message] = []
         self._arrived = asyncio.Event()
+        #: The close code and reason once the hub closed the connection; nothing arrives after it.
+        self.closed: tuple[int, str] | None = None
 
     def send(self, text: str) -> None:
-        self.messages.append(json.loads(text))
-        self._arrived.set()
+        if self.closed is None:
+            self.messages.append(json.loads(text))
+            self._arrived.set()
+
+    def close(self, code: int, reason: str) -> None:
+        self.closed = self.closed or (code, reason)
 
     async def arrival(self) -> None:
         self._arrived.clear()
@@ -107,6 +113,18 @@ async def say(hub: Hub, member: Member, **message: Any) -> Message:
     before = len(inbox.messages)
     await hub.handle(member, parse_client_message(json.dumps(message)))
     return inbox.messages[before]
+
+
+async def ask(hub: Hub, member: Member, **message: Any) -> dict[str, Any]:
+    """The answer to a request (the message carrying its id as reply_to); the id is "ask" when none is given."""
+    message.setdefault("id", "ask")
+    inbox = member.outbox
+    assert isinstance(inbox, Inbox)
+    before = len(inbox.messages)
+    await hub.handle(member, parse_client_message(json.dumps(message)))
+    answers = [sent for sent in inbox.messages[before:] if sent.get("reply_to") == message["id"]]
+    assert len(answers) == 1, f"{message['type']}: {len(answers)} answers"
+    return answers[0]
 
 
 async def two_players_draw_to_the_end(hub: Hub, *, rules: dict[str, Any] | None = None) -> tuple[str, Member, Member]:

@@ -79,7 +79,8 @@ def test_the_routes_a_browser_and_a_replay_use(
             },
             1,
         )
-        assert joined["invite"] == f"http://testserver/r/{joined['code']}"
+        # The test client's Host (testserver) is not trusted: the invite is the path alone.
+        assert joined["invite"] == f"/r/{joined['code']}"
         lobby = client.get("/api/lobby").json()
         assert lobby["protocol"] == PROTOCOL_VERSION and [room["code"] for room in lobby["rooms"]] == [joined["code"]]
         started = reply_to(host, {"type": "start_game"}, 2)

@@ -235,3 +235,20 @@ def test_every_example_in_the_protocol_doc_is_a_valid_message() -> None:
     for direction, union in (("client", "ClientMessage"), ("server", "ServerMessage")):
         mapping = schema[union]["discriminator"]["mapping"]
         assert kinds[direction] == set(mapping), f"{direction} messages without an example"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--public-url", "example.com"], "--public-url 'example.com': expected http(s)://host[:port]"),
+        (["--public-url", "https://example.com/play"], "the server is served at the root, without a path"),
+        (["--max-connections-per-address", "0"], "each --max-... option 1 or more"),
+        (["--max-rooms-per-address", "0"], "each --max-... option 1 or more"),
+    ],
+)
+def test_serve_refuses_a_bad_address_or_limit_in_one_line(
+    capsys: pytest.CaptureFixture[str], arguments: list[str], message: str
+) -> None:
+    assert main(["serve", *arguments]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("tilerummy serve: ") and message in error and error.count("\n") == 1

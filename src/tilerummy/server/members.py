@@ -25,6 +25,9 @@ class Outbox(Protocol):
 
     def send(self, text: str) -> None: ...
 
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection after what is queued (a WebSocket close code)."""
+
 
 @dataclass(eq=False)
 class Member:
@@ -33,6 +36,9 @@ class Member:
     outbox: Outbox
     #: The server's address as the client reached it ("http://host:port"), for invite links.
     base_url: str = ""
+    #: The client's network address, for the limits per address (empty: not from the network,
+    #: as when the hub is driven in-process).
+    address: str = ""
     name: str | None = None
     room: Room | None = None
     seat: int | None = None
@@ -53,6 +59,8 @@ class RoomRuntime:
     grace_timers: dict[int, Timer] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     idle_since: float | None = None
+    #: The address of the connection that created the room (not stored: after a restart, none).
+    creator_address: str | None = None
 
     def cancel_turn_timers(self) -> None:
         """The turn's timers (not the grace periods, which outlast turns)."""
