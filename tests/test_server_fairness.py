@@ -12,11 +12,7 @@ from tilerummy.server.botpool import BotPool
 from tilerummy.server.hub import Hub, Member
 from tilerummy.server.store import open_store
 
-from .hubkit import Inbox, say
-
-
-def _member() -> Member:
-    return Member(outbox=Inbox())
+from .hubkit import Inbox, two_players_draw_to_the_end
 
 
 def _messages(member: Member) -> list[dict[str, object]]:
@@ -29,29 +25,16 @@ def test_the_deal_is_committed_at_the_start_and_revealed_at_the_end(tmp_path: Pa
     async def scenario() -> None:
         hub = Hub(open_store(str(tmp_path / "db.sqlite3")), BotPool(0), clock=lambda: 1000.0)
         await hub.start()
-        ana, bruno = _member(), _member()
-        await say(hub, ana, type="hello", protocol=1, name="Ana")
-        await say(hub, bruno, type="hello", protocol=1, name="Bruno")
-        joined = await say(hub, ana, type="create_room", seats=[{"kind": "person"}] * 2, rules={"preset": "casual"})
-        await say(hub, bruno, type="join_room", code=joined["code"])
-        await say(hub, ana, type="start_game")
-        started = _messages(ana)[-1]
+        code, ana, bruno = await two_players_draw_to_the_end(hub)
+        room = hub.rooms[code]
+        assert room.game is not None and room.fairness is not None
+        seed, salt = room.game.deal.seed, room.fairness.salt
+        assert seed is not None and salt is not None
+        started = next(message for message in _messages(ana) if message["type"] == "game")
         game = started["game"]
         assert isinstance(game, dict)
         commitment = game["fairness"]["commitment"]
         assert game["fairness"] == {"commitment": commitment, "seed": None, "salt": None}
-
-        room = hub.rooms[joined["code"]]
-        assert room.game is not None and room.fairness is not None
-        seed, salt = room.game.deal.seed, room.fairness.salt
-        assert seed is not None and salt is not None
-        # Everyone draws until the pool runs out and the round ends.
-        members = {0: ana, 1: bruno}
-        for _ in range(200):
-            if room.game.is_over:
-                break
-            answer = await say(hub, members[room.game.turn], type="draw" if room.game.pool_size else "pass")
-            assert answer["type"] == "game", answer
 
         # While the game ran, neither the seed nor the salt reached anyone; the frame that ends it reveals both.
         for member in (ana, bruno):

@@ -183,7 +183,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
         pytest.skip("no PostgreSQL server (set TILERUMMY_TEST_POSTGRES_URL)")
     psycopg = pytest.importorskip("psycopg")
     with psycopg.connect(url, autocommit=True) as connection:
-        connection.execute("DROP TABLE IF EXISTS rooms, games, actions")
+        connection.execute("DROP TABLE IF EXISTS rooms, games, actions, schema_version")
     return open_store(url)
 
 
