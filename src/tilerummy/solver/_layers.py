@@ -251,14 +251,6 @@ def widen() -> None:
 Step = dict[int, tuple[int, int, "Back | None"]]
 
 
-#: Past how many states between two numbers the loop search hands over to
-#: the array search; from how many tiles on the table and the rack it does
-#: so sooner.
-_ARRAYS_FROM = 70
-_LOOP_STATES = 1500
-_CROWDED_STATES = 300
-
-
 def best_arrangement(
     must: Sequence[int],
     optional: Sequence[int],
@@ -273,69 +265,6 @@ def best_arrangement(
     """The highest-scoring way to place every must copy (and some optional
     ones) in valid sets; None if the must copies cannot all be placed or
     nothing scores more than ``floor``."""
-
-    search = functools.partial(
-        _search_layers,
-        must,
-        optional,
-        weights,
-        must_jokers=must_jokers,
-        optional_jokers=optional_jokers,
-        joker_weight=joker_weight,
-        wrap=wrap,
-        floor=floor,
-    )
-    # Crowded tables have thousands of states: the loop search hands them
-    # over to the array search between two numbers.
-    limit = _LOOP_STATES if sum(must) + sum(optional) < _ARRAYS_FROM else _CROWDED_STATES
-    found = search(limit=limit)
-    if not isinstance(found, Resume):
-        return found
-    from ._layers_np import best_arrangement_arrays
-
-    try:
-        return best_arrangement_arrays(
-            must,
-            optional,
-            weights,
-            must_jokers=must_jokers,
-            optional_jokers=optional_jokers,
-            joker_weight=joker_weight,
-            wrap=wrap,
-            floor=floor,
-            resume=found,
-        )
-    except OverflowError:  # too many kinds of open runs to pack them in 64 bits
-        found = search(limit=None)
-        assert not isinstance(found, Resume)
-        return found
-
-
-@dataclass(frozen=True, slots=True)
-class Resume:
-    """Where the loop search stopped, for the array search to go on: the
-    next number, the states and their scores, and the way back to a state."""
-
-    number: int
-    keys: list[int]
-    scores: list[int]
-    path_to: Callable[[int], list[tuple[_Choice, int] | int]]
-
-
-def _search_layers(
-    must: Sequence[int],
-    optional: Sequence[int],
-    weights: Sequence[int],
-    *,
-    must_jokers: int,
-    optional_jokers: int,
-    joker_weight: int,
-    wrap: bool,
-    floor: int,
-    limit: int | None,
-) -> Arrangement | Resume | None:
-    """The loop search; where it stands once more than ``limit`` states are
-    left between two numbers."""
     total_jokers = must_jokers + optional_jokers
     optional = _placeable(must, optional, total_jokers, wrap)
     step: Step = {no_runs_state(): (0, -1, None)}
@@ -351,10 +280,6 @@ def _search_layers(
             history.append((step, options))
         if not step:
             return None
-        if limit is not None and len(step) > limit and number < top:
-            return Resume(
-                number + 1, list(step), [score for score, _, _ in step.values()], functools.partial(_path, history)
-            )
     best_key = -1
     best_score = floor
     closed = [all(run[:2] == (3, True) for run in runs) for runs in _RUNS]
@@ -473,7 +398,6 @@ class _StepOptions:
         self.keeps = range(self.held_must + self.held_optional + 1) if self.first else range(1)
         self.packed: dict[int, list[Move]] = {}
         self.closed: dict[int, list[tuple[int, int, tuple[Pick, int]]]] = {}
-        self.arrays: dict[int, object] = {}  # for the array search, in its own form
         self.fitting: dict[int, bool] = {}
         # What the choices depend on besides the open runs, jokers left and 1s kept.
         self.around = signature[1:9]
@@ -482,8 +406,8 @@ class _StepOptions:
         alike = (*signature[:9], *signature[10:])
         shared = _UNWEIGHED.get(alike)
         if shared is None:
-            shared = _UNWEIGHED[alike] = ({}, {})
-        self.unweighed, self.arrays_unweighed = shared
+            shared = _UNWEIGHED[alike] = {}
+        self.unweighed = shared
         # Options made while states were narrow (in another thread's solve,
         # say) are made again once they are wide, for the mask.
         self.wide = _WIDE[0]
@@ -659,7 +583,7 @@ def _matches(stronger: list[Run], weaker: Sequence[Run]) -> bool:
 
 
 _OPTIONS: dict[Signature, _StepOptions] = {}
-_UNWEIGHED: dict[tuple[object, ...], tuple[dict[int, list[Move]], dict[int, object]]] = {}
+_UNWEIGHED: dict[tuple[object, ...], dict[int, list[Move]]] = {}
 _OPTIONS_LIMIT = 12000
 
 
