@@ -138,7 +138,7 @@ def test_a_group_joker_keeps_its_own_meaning_when_a_run_joker_keeps_the_other() 
 def test_first_searches_of_a_process() -> None:
     """Each search names the kinds of open runs it meets as it goes; with
     nothing named yet, the answers are the same."""
-    from tilerummy.solver import _layers
+    from tilerummy.solver._tables import tables_for
 
     cases = [
         ("R4 K5", "R5 B5 Y5 | R6 R7 R8"),
@@ -147,7 +147,7 @@ def test_first_searches_of_a_process() -> None:
     ]
     warm = [solve(rack, table) for rack, table in cases]
     for (rack, table), expected in zip(cases, warm, strict=True):
-        _layers.forget()
+        tables_for.cache_clear()
         found = solve(rack, table)
         assert (found and (found.tiles_placed, found.value)) == (expected and (expected.tiles_placed, expected.value))
 

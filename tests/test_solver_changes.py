@@ -23,6 +23,7 @@ from tilerummy import Game, InvalidMeld, Meld, Rules, Table, Tile, candidates, p
 from tilerummy.bots import SimpleBot
 from tilerummy.solver import Solution, _solve, changed_sets, describe
 from tilerummy.solver._search import FACE_COUNT, counts_of
+from tilerummy.solver._tables import tables_for
 from tilerummy.tiles import COLOURS, JOKER
 
 from .solver_reference import fewest_changes_placing, reference_best, reference_fewest_changes, score
@@ -223,8 +224,7 @@ def test_both_orders_of_the_numbers_agree_on_game_tables(index: int) -> None:
         plan = _solve._Orders(
             table,
             setup,
-            weights,
-            False,
+            tables_for(rules),
             setup.plan.kept,
             found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack)),
             free=False,

@@ -28,18 +28,16 @@ from ..rules import JokerReplacement, Rules
 from ..tiles import COLOURS, JOKER, MAX_NUMBER, Piece, Tile, format_tiles, parse_tiles
 from ._keep import (
     NO_FACES,
-    KeepSearch,
     Kept,
-    KeptSet,
     mirrored_counts,
     mirrored_face,
     mirrored_kept,
     mirrored_ways,
-    run_out,
     ways_to_keep,
 )
-from ._layers import Widening, _placeable, any_layout, best_arrangement, is_wide, layout_exists, widen
+from ._layers import LayerSearch, Problem, placeable, run_out
 from ._search import FACE_COUNT, FACES, INDEX, JOKER_INDEX, counts_of, face_of, search
+from ._tables import SolverTables, tables_for
 
 Objective = Literal["tiles", "value"]
 
@@ -54,38 +52,19 @@ def _without_cycle_collector(function: Callable[_Params, _Result]) -> Callable[_
     of them in a cycle; meanwhile the collector keeps going over them and over
     everything else the program holds (a third of a solve's time on a busy
     heap, for nothing). Reference counting frees them as before, and the
-    collector is back on, if it was on, once the function returns.
-
-    The function runs again, with wider states, if the names of open runs
-    outgrow the narrow ones (see :func:`_widening`)."""
+    collector is back on, if it was on, once the function returns."""
 
     @functools.wraps(function)
     def paused(*args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
         if not gc.isenabled():
-            return _widening(function, *args, **kwargs)
+            return function(*args, **kwargs)
         gc.disable()
         try:
-            return _widening(function, *args, **kwargs)
+            return function(*args, **kwargs)
         finally:
             gc.enable()
 
     return paused
-
-
-def _widening(function: Callable[_Params, _Result], *args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
-    """Call the function, once more with wider states if the runs' names
-    outgrow the narrow ones (see :class:`._layers.Widening`), here or in
-    another thread's solve meanwhile (its new names may have reached this
-    one's narrow states)."""
-    wide = is_wide()
-    try:
-        result = function(*args, **kwargs)
-    except Widening:
-        widen()
-        return function(*args, **kwargs)
-    if not wide and is_wide():
-        return function(*args, **kwargs)
-    return result
 
 
 #: Scores pack the objective and its tie-break into one number.
@@ -334,6 +313,7 @@ def best_in_box(
     everything = sum(weights[face] * count for face, count in enumerate(high))
     if everything <= floor:
         return None
+    tables = tables_for(rules)
     setups = []
     for plan in _joker_plans(before, high, rules):
         from_rack = [max(low[face], plan.forced[face]) for face in range(FACE_COUNT)]
@@ -344,30 +324,23 @@ def best_in_box(
         must[JOKER_INDEX] = 0
         optional = [high[face] - from_rack[face] for face in range(FACE_COUNT)]
         optional[JOKER_INDEX] = 0
-        setups.append(
-            _Setup(
-                plan,
-                from_rack,
-                must,
-                optional,
-                plan.freed + low[JOKER_INDEX],
-                high[JOKER_INDEX] - low[JOKER_INDEX],
-            )
-        )
+        jokers = (plan.freed + low[JOKER_INDEX], high[JOKER_INDEX] - low[JOKER_INDEX])
+        setups.append(_Setup(plan, from_rack, Problem(must, optional, weights, *jokers, rules.wrap)))
     # Often the whole rack can be placed: a quick depth-first search finds
     # such a play, which nothing beats, without the full search.
     budget = [_WHOLE_RACK_BUDGET if whole_rack_budget is None else min(whole_rack_budget, _WHOLE_RACK_BUDGET)]
     fitting = [
-        _placeable(setup.must, setup.optional, setup.plan.freed + high[JOKER_INDEX], rules.wrap) == setup.optional
+        placeable(setup.problem.must, setup.problem.optional, setup.problem.total_jokers, rules.wrap)
+        == setup.problem.optional
         for setup in setups
     ]
     for number, (setup, fits) in enumerate(zip(setups, fitting, strict=True)):
         if not fits:
             continue  # a rack tile fits in no set at all
-        melds = _layout_of_all(setup, high[JOKER_INDEX], rules, budget)
-        if melds is not None:
+        layout, _ = _placing_all(setup, tables).depth_first(0, budget)
+        if layout is not None:
             try:
-                table = _arrange(before, melds, setup.plan)
+                table = _arrange(before, layout.melds, setup.plan)
             except _JokersAlone:
                 continue
             # The plans that may place the whole rack too: this one, those
@@ -380,29 +353,21 @@ def best_in_box(
     # that cannot reach the best need no search for fewer changes.
     bounds = [everything] * len(setups)
     for number, setup in enumerate(setups):
-        plan, from_rack, must, optional = setup.plan, setup.from_rack, setup.must, setup.optional
+        plan, from_rack, problem = setup.plan, setup.from_rack, setup.problem
         if best_score >= everything:
             break  # the whole rack is placed: nothing can do better
         fixed = sum(weights[face] * from_rack[face] for face in range(FACE_COUNT))
         # At most every rack tile that fits in some set: a plan that cannot
         # beat the best so far even so is not searched.
         if best_score:
-            reachable = _placeable(must, optional, plan.freed + high[JOKER_INDEX], rules.wrap)
+            reachable = placeable(problem.must, problem.optional, problem.total_jokers, rules.wrap)
             hope = sum(weight * count for weight, count in zip(weights, reachable, strict=True))
             hope += fixed + (high[JOKER_INDEX] - low[JOKER_INDEX]) * weights[JOKER_INDEX]
             if hope <= best_score:
                 bounds[number] = hope
                 continue
-        arrangement = best_arrangement(
-            must,
-            optional,
-            weights,
-            must_jokers=plan.freed + low[JOKER_INDEX],
-            optional_jokers=high[JOKER_INDEX] - low[JOKER_INDEX],
-            joker_weight=weights[JOKER_INDEX],
-            wrap=rules.wrap,
-            floor=best_score - fixed,
-        )
+        # The best play of this plan, if it scores more than the best so far.
+        arrangement = LayerSearch(problem, tables, score=best_score - fixed + 1).run()
         if arrangement is None:
             bounds[number] = best_score
             continue
@@ -618,15 +583,11 @@ def _joker_plans(before: Table, rack_counts: Sequence[int], rules: Rules) -> lis
 @dataclass(frozen=True, slots=True)
 class _Setup:
     """A joker plan as the searches take it: the rack copies it plays for
-    sure (``from_rack``, scored apart), the counts that must be placed and
-    those that may be, and the jokers that must or may be placed."""
+    sure (``from_rack``, scored apart) and what is left to lay out."""
 
     plan: _JokerPlan
     from_rack: list[int]
-    must: list[int]
-    optional: list[int]
-    must_jokers: int
-    optional_jokers: int
+    problem: Problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -661,21 +622,17 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
         return found.table
     free = rules.joker_replacement is JokerReplacement.FREE
     count = len(before.melds)
+    tables = tables_for(rules)
     setups = found.setups
     if found.score == sum(weight * copies for weight, copies in zip(weights, found.high, strict=True)):
         # The whole rack is placed: a plan that cannot place it all, as a
         # quick search shows for most, has no play to offer.
-        setups = tuple(
-            setup
-            for setup in setups
-            if setup is found.whole or not _cannot_place_all(setup, found.high[JOKER_INDEX], rules)
-        )
+        setups = tuple(setup for setup in setups if setup is found.whole or not _cannot_place_all(setup, tables))
     plans = [
         _Orders(
             before,
             setup,
-            weights,
-            rules.wrap,
+            tables,
             Counter() if free else setup.plan.kept,
             found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack)),
             free=free,
@@ -702,9 +659,8 @@ def _fewest_changes(before: Table, found: _Found, weights: Sequence[int], rules:
         for keep_search, mirrored in plan.searches():
             if keep_search.fewest_broken >= broken:
                 break
-            kept, finished = keep_search.depth_first(
-                count - broken + 1, _KEEP_BUDGET if rank == 0 else _OTHER_PLANS_BUDGET
-            )
+            budget = [_KEEP_BUDGET if rank == 0 else _OTHER_PLANS_BUDGET]
+            kept, finished = keep_search.depth_first(count - broken + 1, budget)
             if kept is not None:
                 take(kept, mirrored, plan)
             if finished:
@@ -760,25 +716,21 @@ def _kept_by_an_earlier_plan(setups: Sequence[_Setup]) -> list[frozenset[int]]:
     return found
 
 
-def _layout_of_all(setup: _Setup, rack_jokers: int, rules: Rules, budget: list[int]) -> tuple[Meld, ...] | None:
-    """Sets placing every tile of this plan and the whole rack, found depth
-    first within ``budget`` (see :func:`._layers.any_layout`)."""
-    return any_layout(_whole(setup), setup.plan.freed + rack_jokers, wrap=rules.wrap, budget=budget)
+def _placing_all(setup: _Setup, tables: SolverTables) -> LayerSearch:
+    """The search for a layout of every tile of this plan and of the rack
+    (depth first, it stops at the first one)."""
+    problem = setup.problem
+    whole = [must + optional for must, optional in zip(problem.must, problem.optional, strict=True)]
+    zeros = [0] * FACE_COUNT
+    return LayerSearch(Problem(whole, zeros, zeros, problem.total_jokers, 0, problem.wrap), tables)
 
 
-def _cannot_place_all(setup: _Setup, rack_jokers: int, rules: Rules) -> bool:
+def _cannot_place_all(setup: _Setup, tables: SolverTables) -> bool:
     """Whether a quick search shows this plan cannot place all its tiles
     (False when it finds a way, or gives up)."""
     budget = [_WHOLE_RACK_BUDGET]
-    return (
-        not layout_exists(_whole(setup), setup.plan.freed + rack_jokers, wrap=rules.wrap, budget=budget)
-        and budget[0] > 0
-    )
-
-
-def _whole(setup: _Setup) -> list[int]:
-    """Every tile of the plan and of the rack, by face."""
-    return [must + optional for must, optional in zip(setup.must, setup.optional, strict=True)]
+    layout, _ = _placing_all(setup, tables).depth_first(0, budget)
+    return layout is None and budget[0] > 0
 
 
 class _Orders:
@@ -789,43 +741,41 @@ class _Orders:
         self,
         before: Table,
         setup: _Setup,
-        weights: Sequence[int],
-        wrap: bool,
+        tables: SolverTables,
         kept_jokers: Counter[int],
         score: int,
         *,
         free: bool,
         broken: frozenset[int] = frozenset(),
     ) -> None:
-        self.setup = setup
-        self.weights = weights
-        self.wrap = wrap
+        self.problem = setup.problem
+        self.tables = tables
+        self.wrap = self.problem.wrap
         self.kept_jokers = kept_jokers
         self.score = score
         self.ways = ways_to_keep(before.melds, free=free, kept_jokers=kept_jokers)
         for place in broken:
             self.ways[place] = []
-        self.forward = _keep_search(setup, weights, wrap, self.ways, kept_jokers, score)
-        self._down: KeepSearch | None = None
+        self.forward = LayerSearch(self.problem, tables, self.ways, kept_jokers, score)
+        self._down: LayerSearch | None = None
 
-    def searches(self) -> list[tuple[KeepSearch, bool]]:
+    def searches(self) -> list[tuple[LayerSearch, bool]]:
         """The searches, each with whether its numbers count down."""
         if self.wrap:
             return [(self.forward, False)]
         if self._down is None:
-            setup = self.setup
-            counted_down = _Setup(
-                setup.plan,
-                setup.from_rack,
-                mirrored_counts(setup.must),
-                mirrored_counts(setup.optional),
-                setup.must_jokers,
-                setup.optional_jokers,
+            problem = self.problem
+            counted_down = Problem(
+                mirrored_counts(problem.must),
+                mirrored_counts(problem.optional),
+                mirrored_counts(problem.weights),
+                problem.must_jokers,
+                problem.optional_jokers,
+                wrap=False,
             )
             kept_down = Counter({mirrored_face(face): copies for face, copies in self.kept_jokers.items()})
-            self._down = _keep_search(
-                counted_down, mirrored_counts(self.weights), False, mirrored_ways(self.ways), kept_down, self.score
-            )
+            ways = mirrored_ways(self.ways)
+            self._down = LayerSearch(counted_down, self.tables, ways, kept_down, self.score)
         return [(self.forward, False), (self._down, True)]
 
 
@@ -859,23 +809,6 @@ def _race(plan: _Orders, keep: int) -> tuple[Kept | None, bool]:
     except StopIteration as finished:
         return finished.value, True
     return run_out(counting_up), False
-
-
-def _keep_search(
-    setup: _Setup, weights: Sequence[int], wrap: bool, ways: list[list[KeptSet]], kept_jokers: Counter[int], score: int
-) -> KeepSearch:
-    return KeepSearch(
-        setup.must,
-        setup.optional,
-        weights,
-        must_jokers=setup.must_jokers,
-        optional_jokers=setup.optional_jokers,
-        joker_weight=weights[JOKER_INDEX],
-        wrap=wrap,
-        ways=ways,
-        kept_jokers=kept_jokers,
-        score=score,
-    )
 
 
 def _kept_table(before: Table, found: Kept, kept_jokers: Counter[int]) -> Table:
