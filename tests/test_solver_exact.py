@@ -6,13 +6,14 @@ import contextlib
 import os
 import random
 from collections.abc import Iterator
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tilerummy import InvalidMeld, Meld, Rules, Table, Tile, TilerummyError, candidates, solve
-from tilerummy.solver import _solve
+from tilerummy.solver import _fewest, _solve
 from tilerummy.tiles import COLOURS, JOKER
 
 from .solver_reference import playable, reference_best, score, sub_multisets
@@ -86,12 +87,8 @@ def test_solver_matches_brute_force(rng: random.Random, variant: str, melded: bo
 
 @contextlib.contextmanager
 def whole_rack_search_off() -> Iterator[None]:
-    saved = _solve._WHOLE_RACK_BUDGET
-    _solve._WHOLE_RACK_BUDGET = 0
-    try:
+    with mock.patch.object(_solve, "WHOLE_RACK_BUDGET", 0), mock.patch.object(_fewest, "WHOLE_RACK_BUDGET", 0):
         yield
-    finally:
-        _solve._WHOLE_RACK_BUDGET = saved
 
 
 def test_peer_never_beats_us() -> None:

@@ -7,7 +7,8 @@ COMPILED = select(__name__)
 #: Which modules run, in words (the benchmarks print it).
 IMPLEMENTATION = "compiled with mypyc (make accel)" if COMPILED else "plain Python"
 
-from ._solve import Objective, Solution, SolverError, candidates, changed_sets, describe, solve  # noqa: E402
+from ._describe import changed_sets, describe  # noqa: E402
+from ._solve import Objective, Solution, SolverError, candidates, solve  # noqa: E402
 
 __all__ = [
     "COMPILED",
