@@ -14,9 +14,7 @@ The peer's tile count is trusted only where the adapter certifies it
 of a run of four, jokers moving freely, ...), and it is timed only on
 positions whose table it can write with its sets.
 
-Run: .venv/bin/python bench/solver_bench.py [--positions N] [--seed S]
-(With the solver compiled by ``make accel``, TILERUMMY_SOLVER=pure times the
-plain one; the first lines say which ran.)
+Run: .venv/bin/python bench/solver_bench.py [--positions N] [--seed S] [--no-fewest-changes]
 """
 
 from __future__ import annotations
