@@ -21,6 +21,7 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,12 +83,13 @@ def _play(found: object) -> object:
     }
 
 
-def work() -> None:
-    """Answer the cases read from standard input with whichever solver the
-    path imports; one JSON line of answers per case."""
+def work(cases: Path, answers: Path) -> None:
+    """Answer the cases (one JSON line each) with whichever solver the path
+    imports, one JSON line of answers per case."""
     from tilerummy import Rules, Table, candidates, solve
 
-    for line in sys.stdin:
+    written = answers.open("w")
+    for line in cases.read_text().splitlines():
         case = json.loads(line)
         preset, options = VARIANTS[case["variant"]]
         rules = Rules.preset(preset, **options)
@@ -98,22 +100,22 @@ def work() -> None:
             "any": _play(solve(case["rack"], table, fewest_changes=False, **common)),
             "candidates": [_play(found) for found in candidates(case["rack"], table, k=3, **common)],
         }
-        print(json.dumps(answers), flush=True)
+        written.write(json.dumps(answers) + "\n")
+    written.close()
 
 
-def answers_of(src: Path, cases: list[dict[str, object]]) -> list[dict[str, object]]:
+def start(src: Path, cases: Path, answers: Path) -> subprocess.Popen[str]:
+    """A process answering the cases with the solver under ``src``."""
     environment = dict(os.environ, PYTHONPATH=str(src), TILERUMMY_SOLVER="pure")
-    done = subprocess.run(
-        [sys.executable, __file__, "--worker"],
-        input="".join(json.dumps(case) + "\n" for case in cases),
-        env=environment,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"the solver in {src} failed:\n{done.stderr}")
-    return [json.loads(line) for line in done.stdout.splitlines()]
+    command = [sys.executable, __file__, "--worker", str(cases), str(answers)]
+    return subprocess.Popen(command, env=environment, stderr=subprocess.PIPE, text=True)
+
+
+def answers_of(process: subprocess.Popen[str], src: Path, answers: Path) -> list[dict[str, object]]:
+    _, errors = process.communicate()
+    if process.returncode != 0:
+        raise SystemExit(f"the solver in {src} failed:\n{errors}")
+    return [json.loads(line) for line in answers.read_text().splitlines()]
 
 
 def differences(mine: dict[str, object], theirs: dict[str, object]) -> list[str]:
@@ -141,27 +143,34 @@ def main() -> int:
     parser.add_argument("--positions", type=int, default=350)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--keep", type=Path, help="a file keeping the reference's answers between runs")
-    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--worker", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        work()
+        work(*args.worker)
         return 0
     if args.reference is None:
         parser.error("name the reference checkout's src directory")
     cases = make_cases(args.positions, args.seed)
-    mine = answers_of(ROOT / "src", cases)
-    if args.keep is not None and args.keep.exists():
-        kept = json.loads(args.keep.read_text())
-        if kept["cases"] != cases:
-            parser.error(f"{args.keep} holds answers to other positions")
-        theirs = kept["answers"]
-    else:
-        theirs = answers_of(args.reference, cases)
-        if args.keep is not None:
-            args.keep.write_text(json.dumps({"cases": cases, "answers": theirs}))
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        (folder / "cases").write_text("".join(json.dumps(case) + "\n" for case in cases))
+        # Both solvers work at once, each in its own process.
+        ours = start(ROOT / "src", folder / "cases", folder / "ours")
+        if args.keep is not None and args.keep.exists():
+            kept = json.loads(args.keep.read_text())
+            if kept["cases"] != cases:
+                parser.error(f"{args.keep} holds answers to other positions")
+            theirs = kept["answers"]
+        else:
+            theirs = answers_of(
+                start(args.reference, folder / "cases", folder / "theirs"), args.reference, folder / "theirs"
+            )
+            if args.keep is not None:
+                args.keep.write_text(json.dumps({"cases": cases, "answers": theirs}))
+        mine = answers_of(ours, ROOT / "src", folder / "ours")
     count = 0
-    for case, ours, others in zip(cases, mine, theirs, strict=True):
-        found = differences(ours, others)
+    for case, ours_answer, others in zip(cases, mine, theirs, strict=True):
+        found = differences(ours_answer, others)
         if found:
             count += 1
             print(f"{case}:")
