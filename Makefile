@@ -19,11 +19,15 @@ run: $(STAMP)
 	@echo "Starting the game server: open the address below in a browser to play (Ctrl-C stops it)."
 	@$(BIN)/tilerummy serve
 
-# The browser tests drive Debian's Chromium; install it only when it is missing.
+# The browser tests drive Debian's Chromium, and the client's pure modules are tested
+# with Node.js's own test runner; install them only when they are missing.
 browser:
 	@command -v chromium >/dev/null 2>&1 || { \
 		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+	@command -v node >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs; }
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench tools

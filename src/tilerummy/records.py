@@ -13,6 +13,7 @@ from typing import Any
 
 from .deal import Deal
 from .errors import IllegalAction, NotationError, RecordError, RulesError, TilerummyError
+from .fairness import Fairness
 from .game import Action, Draw, Game, Pass, Play, Timeout
 from .melds import Table
 from .rules import Rules
@@ -31,10 +32,11 @@ class GameRecord:
     deal: Deal
     actions: tuple[Action, ...]
     started_at: float | None = None
+    fairness: Fairness | None = None  # the deal's commitment (docs/fairness.md), with a seed
 
     @classmethod
-    def from_game(cls, game: Game) -> GameRecord:
-        return cls(game.rules, game.players, game.deal, game.actions, game.started_at)
+    def from_game(cls, game: Game, *, fairness: Fairness | None = None) -> GameRecord:
+        return cls(game.rules, game.players, game.deal, game.actions, game.started_at, fairness)
 
     def to_dict(self, *, result: Mapping[str, Any] | None = None) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -45,6 +47,8 @@ class GameRecord:
         }
         if self.deal.seed is not None:
             data["seed"] = self.deal.seed
+            if self.fairness is not None:
+                data["fairness"] = self.fairness.to_dict()
         else:
             data["deal"] = {
                 "first": self.deal.first,
@@ -73,7 +77,7 @@ class GameRecord:
             raise RecordError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
         if data.get("version") != VERSION:
             raise RecordError(f"version: this program reads version {VERSION}, got {data.get('version')!r}")
-        known = {"format", "version", "rules", "players", "seed", "deal", "started_at", "actions", "result"}
+        known = {"format", "version", "rules", "players", "seed", "deal", "started_at", "actions", "result", "fairness"}
         if "result" in data and not isinstance(data["result"], dict):
             raise RecordError("result: expected an object")
         unknown = sorted(set(data) - known)
@@ -92,9 +96,12 @@ class GameRecord:
         if started_at is not None and not _is_number(started_at):
             raise RecordError("started_at: expected a number of seconds")
         deal = _read_deal(data, rules, len(players))
+        fairness = _read_fairness(data)
+        if fairness is not None and deal.seed is None:
+            raise RecordError("fairness: a commitment goes with a seed, not with a deal written out")
         raw_actions = _expect(data, "actions", list)
         actions = tuple(_read_action(index, raw, rules) for index, raw in enumerate(raw_actions))
-        return cls(rules, tuple(players), deal, actions, started_at)
+        return cls(rules, tuple(players), deal, actions, started_at, fairness)
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
@@ -177,6 +184,21 @@ def _read_deal(data: Mapping[str, Any], rules: Rules, players: int) -> Deal:
             raise RecordError(f"deal: {error}") from None
     except RulesError as error:
         raise RecordError(f"players: {error}") from None
+
+
+def _read_fairness(data: Mapping[str, Any]) -> Fairness | None:
+    if "fairness" not in data:
+        return None
+    raw = _expect(data, "fairness", dict)
+    extra = sorted(set(raw) - {"commitment", "salt"})
+    if extra:
+        raise RecordError(f"fairness: unknown field {extra[0]!r}")
+    commitment, salt = raw.get("commitment"), raw.get("salt")
+    if not isinstance(commitment, str):
+        raise RecordError("fairness.commitment: expected a string of hex digits")
+    if salt is not None and not isinstance(salt, str):
+        raise RecordError("fairness.salt: expected a string of hex digits")
+    return Fairness(commitment, salt)
 
 
 _ACTION_TYPES = {"play": Play, "draw": Draw, "pass": Pass, "timeout": Timeout}

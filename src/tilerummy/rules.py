@@ -44,6 +44,13 @@ class FirstPlayer(enum.Enum):
     RANDOM = "random"
 
 
+class PoolDraws(enum.Enum):
+    """Which pool tile a draw takes."""
+
+    SHARED = "shared"  # the top of one pool, whoever draws
+    PER_SEAT = "per_seat"  # each seat's own share of the pool, in a fixed order
+
+
 class Display(enum.Enum):
     TILES = "tiles"
     CARDS = "cards"
@@ -54,6 +61,7 @@ _ENUM_FIELDS: dict[str, type[enum.Enum]] = {
     "joker_replacement": JokerReplacement,
     "pool_exhausted": PoolExhausted,
     "first_player": FirstPlayer,
+    "pool_draws": PoolDraws,
     "display": Display,
 }
 
@@ -72,6 +80,7 @@ OPTION_HELP: dict[str, str] = {
     "unmelded_penalty": "-200 / -100 for ending a round without the initial meld",
     "first_player": "who starts: draw (highest tile) or random",
     "redraw_duplicates": "a starting rack with two identical tiles swaps one until none is left",
+    "pool_draws": "shared (the top of the pool), or per_seat (each seat draws its own share of the pool in order)",
     "target_score": "a match ends when a player reaches this total (none: not used)",
     "rounds": "a match ends after this many rounds (none: not used)",
     "display": "tiles, or cards (A, 2-10, J, Q, K; suits for colours)",
@@ -101,6 +110,7 @@ class Rules:
     unmelded_penalty: bool = True
     first_player: FirstPlayer = FirstPlayer.DRAW
     redraw_duplicates: bool = False
+    pool_draws: PoolDraws = PoolDraws.SHARED
     target_score: int | None = None
     rounds: int | None = None
     display: Display = Display.TILES

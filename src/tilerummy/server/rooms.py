@@ -1,6 +1,6 @@
 """A room: its seats, its rules and options, and the game played in it.
 
-Pure state, no I/O: the hub (``hub.py``) drives rooms, stores them and talks
+Pure state, no I/O: the hub (``hub.py`` and its parts) drives rooms, stores them and talks
 to the players. A room is saved as JSON data (:meth:`Room.to_data`); its game
 is saved separately as a record and rebuilt by replaying it.
 """

@@ -1,7 +1,8 @@
 // The game screen: the table, the rack, moving tiles (drag, tap or keys), and the turn's buttons.
 
+import { Draft, fromRack, markNew, markNewRack, newTiles, sameTiles } from "./draft.js";
 import { t } from "./i18n.js";
-import { bareToken, byColour, byNumber, readSet } from "./rules.js";
+import { readSet } from "./rules.js";
 import { beep, h, icon, settings, tileFace, tileLabel, toast } from "./ui.js";
 
 const DRAG_THRESHOLD = 6;
@@ -10,29 +11,19 @@ const LIVE_TABLE_DELAY_MS = 150;
 const AUTOSCROLL_EDGE = 36;
 const AUTOSCROLL_STEP = 12;
 
-// Tiles are {id, t}: ids starting "t" were on the table when the turn began, "r" come from the rack.
-const fromRack = (tile) => tile.id[0] === "r";
-const copyWork = (work) => ({
-  sets: work.sets.map((set) => ({ orig: set.orig, tiles: [...set.tiles] })),
-  rack: [...work.rack],
-});
-
 export class GameScreen {
   constructor(root, state, api) {
     this.root = root;
     this.state = state;
     this.api = api;
     this.moves = -1;
-    this.work = { sets: [], rack: [] };
-    this.base = null;
-    this.history = [];
-    this.future = [];
+    this.draft = new Draft([], []);
+    this.baseRack = null;
     this.selected = new Set();
     this.fresh = new Set();
     this.lastMove = new Set();
     this.live = null;
     this.sortMode = localStorage.getItem("tilerummy.sort") || "colour";
-    this.nextId = 0;
     this.drag = null;
     this.resultShownFor = null;
     this.ticked = null;
@@ -86,7 +77,7 @@ export class GameScreen {
       this.lastMove = new Set();
     }
     const drawn = previous && previous.rack && game.rack && game.rack.length > previous.rack.length;
-    if (game.moves !== this.moves || !sameTiles(game.rack, this.base && this.base.rack)) {
+    if (game.moves !== this.moves || !sameTiles(game.rack, this.baseRack)) {
       this.reset(game, drawn ? previous.rack : null);
     }
     if (!event) return;
@@ -118,72 +109,45 @@ export class GameScreen {
     this.moves = game ? game.moves : -1;
     this.live = null;
     this.selected.clear();
-    this.history = [];
-    this.future = [];
     if (!game) return;
-    const sets = game.table.map((tiles, index) => ({
-      orig: index,
-      tiles: tiles.map((text) => ({ id: `t${this.nextId++}`, t: text })),
-    }));
-    this.lastMoveIds = markNew(sets, this.lastMove);
-    const oldOrder = this.work.rack.map((tile) => tile.t);
-    const rack = orderLike(game.rack || [], oldOrder, this.sortMode).map((text) => ({ id: `r${this.nextId++}`, t: text }));
-    this.fresh = rackBefore ? markNewRack(rack, rackBefore) : new Set();
-    this.work = { sets, rack };
-    this.base = { rack: [...(game.rack || [])], work: copyWork(this.work) };
+    const order = this.draft.rack.map((tile) => tile.t);
+    this.draft = new Draft(game.table, game.rack || [], { order, sortMode: this.sortMode });
+    this.lastMoveIds = markNew(this.draft.sets, this.lastMove);
+    this.fresh = rackBefore ? markNewRack(this.draft.rack, rackBefore) : new Set();
+    this.baseRack = game.rack ? [...game.rack] : null;
   }
 
   // --- Changing the arrangement ------------------------------------------------
 
   change(apply) {
-    this.history.push(copyWork(this.work));
-    this.future = [];
     apply();
-    this.work.sets = this.work.sets.filter((set) => set.tiles.length > 0);
     this.render();
     this.sendLive();
   }
 
   undo() {
-    if (!this.history.length) return;
-    this.future.push(copyWork(this.work));
-    this.work = this.history.pop();
+    if (!this.draft.undo()) return;
     this.selected.clear();
     this.render();
     this.sendLive();
   }
 
   redo() {
-    if (!this.future.length) return;
-    this.history.push(copyWork(this.work));
-    this.work = this.future.pop();
+    if (!this.draft.redo()) return;
     this.selected.clear();
     this.render();
     this.sendLive();
   }
 
   resetTurn() {
-    if (!this.base) return;
-    this.change(() => {
-      this.work = copyWork(this.base.work);
-      this.selected.clear();
-    });
+    this.selected.clear();
+    this.change(() => this.draft.resetTurn());
   }
 
   sortRack(mode) {
     this.sortMode = mode;
     localStorage.setItem("tilerummy.sort", mode);
-    const compare = mode === "number" ? byNumber : byColour;
-    this.change(() => this.work.rack.sort((a, b) => compare(a.t, b.t)));
-  }
-
-  find(id) {
-    for (const set of this.work.sets) {
-      const index = set.tiles.findIndex((tile) => tile.id === id);
-      if (index >= 0) return { list: set.tiles, index, set };
-    }
-    const index = this.work.rack.findIndex((tile) => tile.id === id);
-    return index >= 0 ? { list: this.work.rack, index, set: null } : null;
+    this.change(() => this.draft.sortRack(mode));
   }
 
   // Move tiles to a target ("set:N", "new" or "rack") before the index-th tile left there.
@@ -193,33 +157,13 @@ export class GameScreen {
       toast(t(this.game && this.game.result ? "game_over" : "wait_turn"));
       return false;
     }
-    const movable = ids.filter((id) => {
-      const place = this.find(id);
-      if (!place) return false;
-      if (toRack && !fromRack({ id })) return false;
-      return this.myTurn || place.set === null;
-    });
+    const movable = this.draft.movable(ids, target, { myTurn: this.myTurn });
     if (movable.length < ids.length && toRack) toast(t("table_stays"));
     if (!movable.length) return false;
-    this.change(() => {
-      const tiles = movable.map((id) => {
-        const place = this.find(id);
-        return place.list.splice(place.index, 1)[0];
-      });
-      let list;
-      if (target === "new") {
-        list = [];
-        this.work.sets.push({ orig: null, tiles: list });
-      } else if (toRack) {
-        list = this.work.rack;
-      } else {
-        list = this.work.sets[Number(target.slice(4))].tiles;
-      }
-      list.splice(index === null ? list.length : Math.min(index, list.length), 0, ...tiles);
-      this.selected.clear();
-    });
+    this.selected.clear();
+    this.change(() => this.draft.moveTiles(movable, target, index));
     if (target === "new") {
-      const made = this.root.querySelector(`[data-drop="set:${this.work.sets.length - 1}"]`);
+      const made = this.root.querySelector(`[data-drop="set:${this.draft.sets.length - 1}"]`);
       if (made) made.scrollIntoView({ block: "nearest" });
     }
     beep("place");
@@ -239,44 +183,11 @@ export class GameScreen {
 
   // --- What the turn would be ------------------------------------------------
 
-  // The tiles of a set as the server will read them: a changed set's jokers lose a named meaning.
-  tokensOf(set) {
-    const original = set.orig !== null && this.base ? this.base.work.sets[set.orig] : null;
-    const unchanged = original && original.tiles.length === set.tiles.length && original.tiles.every((tile, index) => tile.id === set.tiles[index].id);
-    return set.tiles.map((tile) => (unchanged ? tile.t : bareToken(tile.t)));
-  }
-
   check() {
     const game = this.game;
-    const wrap = Boolean(this.rules.wrap);
-    const readings = this.work.sets.map((set) => readSet(this.tokensOf(set), { wrap }));
-    const placed = this.work.sets.reduce((count, set) => count + set.tiles.filter(fromRack).length, 0);
     const melded = game.seat !== null && game.melded[game.seat];
-    const need = this.rules.initial_meld_points ?? 30;
-    const strict = Boolean(this.rules.initial_meld_strict);
-    let meldValue = 0;
-    let touched = false;
-    if (!melded) {
-      this.work.sets.forEach((set, index) => {
-        if (set.tiles.every(fromRack)) {
-          if (readings[index].ok) meldValue += readings[index].value;
-        }
-      });
-      const unchanged = (set) => {
-        const before = this.base.work.sets[set.orig];
-        return before.tiles.length === set.tiles.length && set.tiles.every((tile) => before.tiles.some((old) => old.id === tile.id));
-      };
-      const kept = this.work.sets.filter((set) => set.orig !== null && unchanged(set)).length;
-      touched = kept !== this.base.work.sets.length && !this.rules.initial_meld_lay_off;
-    }
-    let reason = null;
-    const invalid = readings.findIndex((reading) => !reading.ok);
-    if (placed === 0) reason = t("reason_nothing_placed");
-    else if (invalid >= 0) reason = t("reason_invalid_set", { n: invalid + 1 });
-    else if (touched) reason = t("reason_touch_table");
-    else if (!melded && (strict ? meldValue <= need : meldValue < need)) reason = t(strict ? "reason_meld_low_strict" : "reason_meld_low", { value: meldValue, need });
-    const enough = strict ? meldValue > need : meldValue >= need;
-    return { readings, placed, melded, meldValue, need, enough, reason };
+    const check = this.draft.check(this.rules, melded);
+    return { ...check, reason: check.reason && t(check.reason.key, check.reason.params) };
   }
 
   async endTurn() {
@@ -287,8 +198,7 @@ export class GameScreen {
       beep("error");
       return;
     }
-    const sets = this.work.sets.map((set) => this.tokensOf(set));
-    const reply = await this.api.request({ type: "play", sets });
+    const reply = await this.api.request({ type: "play", sets: this.draft.table() });
     if (reply.type === "error") this.api.showError(reply);
   }
 
@@ -317,23 +227,10 @@ export class GameScreen {
     toast(t("hint_shown", { n: reply.placed.length }));
   }
 
-  // Arrange the turn's tiles as a whole table (a hint's), starting from the table as it was.
+  // Arrange the turn's tiles as a whole table (a hint's), its rack tiles picked, to be seen and moved on.
   applyTable(tableSets) {
     this.change(() => {
-      const start = copyWork(this.base.work);
-      const tableTiles = start.sets.flatMap((set) => set.tiles);
-      const rackTiles = [...start.rack];
-      const take = (pool, text) => {
-        const index = pool.findIndex((tile) => bareToken(tile.t) === bareToken(text));
-        return index >= 0 ? pool.splice(index, 1)[0] : null;
-      };
-      const sets = tableSets.map((texts) => {
-        const tiles = texts.map((text) => take(tableTiles, text) || take(rackTiles, text)).filter(Boolean);
-        const origin = start.sets.findIndex((set) => set.tiles.length === tiles.length && set.tiles.every((tile, index) => tile.id === tiles[index].id));
-        return { orig: origin >= 0 ? origin : null, tiles };
-      });
-      this.work = { sets, rack: rackTiles };
-      this.selected = new Set(sets.flatMap((set) => set.tiles.filter(fromRack).map((tile) => tile.id)));
+      this.selected = new Set(this.draft.applyTable(tableSets));
     });
   }
 
@@ -341,7 +238,7 @@ export class GameScreen {
     if (!this.myTurn) return;
     clearTimeout(this.liveTimer);
     this.liveTimer = setTimeout(() => {
-      if (this.myTurn) this.api.send({ type: "live_table", sets: this.work.sets.map((set) => set.tiles.map((tile) => bareToken(tile.t))) });
+      if (this.myTurn) this.api.send({ type: "live_table", sets: this.draft.liveTable() });
     }, LIVE_TABLE_DELAY_MS);
   }
 
@@ -362,7 +259,7 @@ export class GameScreen {
     });
     const mine = this.myTurn;
     const check = mine ? this.check() : null;
-    const sets = this.live && !mine ? this.live.map((tiles, index) => ({ orig: null, tiles: tiles.map((text, place) => ({ id: `l${index}-${place}`, t: text })) })) : this.work.sets;
+    const sets = this.live && !mine ? this.live.map((tiles, index) => ({ orig: null, tiles: tiles.map((text, place) => ({ id: `l${index}-${place}`, t: text })) })) : this.draft.sets;
     const wrap = Boolean(this.rules.wrap);
 
     const table = h(
@@ -403,11 +300,11 @@ export class GameScreen {
         class: `rack ${mine ? "mine" : ""}`,
         id: "rack",
         tabindex: 0,
-        "aria-label": t("your_rack", { n: this.work.rack.length }),
+        "aria-label": t("your_rack", { n: this.draft.rack.length }),
         dataset: { drop: "rack" },
         onclick: (event) => !event.target.closest(".tile") && this.placeSelected("rack"),
       },
-      game.rack === null ? h("p", { class: "empty" }, t("spectating")) : this.work.rack.map((tile) => this.tile(tile, "rack")),
+      game.rack === null ? h("p", { class: "empty" }, t("spectating")) : this.draft.rack.map((tile) => this.tile(tile, "rack")),
     );
 
     this.root.replaceChildren(
@@ -543,9 +440,9 @@ export class GameScreen {
       h(
         "div",
         { class: "group" },
-        button("undo", "↶", () => this.undo(), { disabled: !mine || !this.history.length, title: t("undo"), className: "icon" }),
-        button("redo", "↷", () => this.redo(), { disabled: !mine || !this.future.length, title: t("redo"), className: "icon" }),
-        button("reset", "⟲", () => this.resetTurn(), { disabled: !mine || !this.history.length, title: t("reset_turn"), className: "icon" }),
+        button("undo", "↶", () => this.undo(), { disabled: !mine || !this.draft.canUndo, title: t("undo"), className: "icon" }),
+        button("redo", "↷", () => this.redo(), { disabled: !mine || !this.draft.canRedo, title: t("redo"), className: "icon" }),
+        button("reset", "⟲", () => this.resetTurn(), { disabled: !mine || !this.draft.canUndo, title: t("reset_turn"), className: "icon" }),
         hints ? button("hint", icon("bulb"), () => this.hint(), { disabled: !mine, title: t("hint"), className: "icon" }) : null,
       ),
       h(
@@ -666,7 +563,10 @@ export class GameScreen {
       if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < DRAG_THRESHOLD) return;
       drag.started = true;
       drag.ids = this.selected.has(drag.id) ? [...this.selected] : [drag.id];
-      drag.ghost = h("div", { class: "ghost" }, drag.ids.map((id) => tileFace(this.find(id).list[this.find(id).index].t)));
+      drag.ghost = h("div", { class: "ghost" }, drag.ids.map((id) => {
+        const place = this.draft.find(id);
+        return tileFace(place.list[place.index].t);
+      }));
       document.body.append(drag.ghost);
       for (const id of drag.ids) {
         const element = this.root.querySelector(`[data-id="${id}"]`);
@@ -781,11 +681,9 @@ export class GameScreen {
       if (shift && here >= 0) {
         // Shift+arrow carries the tile one place along its set or the rack.
         const id = element.dataset.id;
-        const place = this.find(id);
-        const to = place.index + step;
-        if (to < 0 || to >= place.list.length) return;
-        if (place.set && !this.myTurn) return;
-        this.change(() => place.list.splice(to, 0, place.list.splice(place.index, 1)[0]));
+        const place = this.draft.find(id);
+        if (!place || (place.set && !this.myTurn)) return;
+        this.change(() => this.draft.shift(id, step));
         return;
       }
       const next = tiles[here < 0 ? 0 : here + step];
@@ -840,67 +738,4 @@ function labelled(params) {
   if (shown.hint) shown.hint = tileLabel(shown.hint);
   if (shown.missing) shown.missing = shown.missing.split(" ").map(tileLabel).join(" ");
   return shown;
-}
-
-function sameTiles(a, b) {
-  if (!a || !b) return a === b;
-  return a.length === b.length && [...a].sort().join() === [...b].sort().join();
-}
-
-// The tiles a play added to the table, as bare tokens with counts.
-function newTiles(before, after) {
-  const counts = new Map();
-  for (const text of before.flat()) counts.set(bareToken(text), (counts.get(bareToken(text)) || 0) + 1);
-  const added = new Map();
-  for (const text of after.flat()) {
-    const key = bareToken(text);
-    if (counts.get(key)) counts.set(key, counts.get(key) - 1);
-    else added.set(key, (added.get(key) || 0) + 1);
-  }
-  return added;
-}
-
-// The ids of the table tiles the last move added (the last of each kind, as the new sets come last).
-function markNew(sets, added) {
-  const left = new Map(added);
-  const ids = new Set();
-  for (const set of [...sets].reverse()) {
-    for (const tile of set.tiles) {
-      const key = bareToken(tile.t);
-      if (left.get(key)) {
-        left.set(key, left.get(key) - 1);
-        ids.add(tile.id);
-      }
-    }
-  }
-  return ids;
-}
-
-function markNewRack(rack, before) {
-  const counts = new Map();
-  for (const text of before) counts.set(text, (counts.get(text) || 0) + 1);
-  const ids = new Set();
-  for (const tile of rack) {
-    if (counts.get(tile.t)) counts.set(tile.t, counts.get(tile.t) - 1);
-    else ids.add(tile.id);
-  }
-  return ids;
-}
-
-// The rack in the order the player had it, new tiles sorted into place by the chosen order.
-function orderLike(rack, oldOrder, mode) {
-  const compare = mode === "number" ? byNumber : byColour;
-  const sorted = [...rack].sort(compare);
-  if (!oldOrder.length) return sorted;
-  const left = [...sorted];
-  const kept = [];
-  for (const text of oldOrder) {
-    const index = left.indexOf(text);
-    if (index >= 0) kept.push(left.splice(index, 1)[0]);
-  }
-  for (const text of left) {
-    const at = kept.findIndex((other) => compare(text, other) < 0);
-    kept.splice(at < 0 ? kept.length : at, 0, text);
-  }
-  return kept;
 }
