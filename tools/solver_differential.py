@@ -95,12 +95,12 @@ def work(cases: Path, answers: Path) -> None:
         rules = Rules.preset(preset, **options)
         table = Table.parse(case["table"], wrap=rules.wrap)
         common = {"rules": rules, "initial_meld_done": case["melded"], "objective": case["objective"]}
-        answers = {
+        answered = {
             "fewest": _play(solve(case["rack"], table, **common)),
             "any": _play(solve(case["rack"], table, fewest_changes=False, **common)),
             "candidates": [_play(found) for found in candidates(case["rack"], table, k=3, **common)],
         }
-        written.write(json.dumps(answers) + "\n")
+        written.write(json.dumps(answered) + "\n")
     written.close()
 
 
