@@ -4,7 +4,9 @@ Positions are dealt from a shuffled standard set (fixed seeds): a table of 0 to
 100 tiles laid down as valid runs and groups, a joker standing in for a missing
 tile now and then, as games build them, then a rack of 5 to 30 tiles from the
 rest (fewer when fewer are left). Both solvers are asked for the most tiles to place, once melded. Printed:
-per table-size bucket the median, p95 and max time of each solver, the
+per table-size bucket the median, p95 and max time of each solver (the
+processor time the process spent, which another load on the machine changes
+far less than the time on the clock), the
 per-position speed ratio (peer time / our time), a cold start (import plus
 first solve in a fresh process), and every position where the two disagree
 on the tile count, or where our play is not legal.
@@ -107,9 +109,9 @@ def run_peer(result: Result, rules: Rules) -> None:
     if result.peer_note is not None:
         return
     model = model_for(rules, initial_meld_done=True)
-    start = time.perf_counter()
+    start = time.process_time()
     play = peer_solve(model, peer_state(model, rack, table, initial_meld_done=True))
-    result.peer_time = time.perf_counter() - start
+    result.peer_time = time.process_time() - start
     result.peer_tiles = len(play.placed)
     answer = peer_answer(rack, table, rules, initial_meld_done=True)
     assert answer is not None
@@ -121,7 +123,7 @@ def run_peer(result: Result, rules: Rules) -> None:
 def run_ours(result: Result, solve: Solve, rules: Rules, timeout: float, *, fewest_changes: bool = True) -> None:
     position = result.position
     rack, table = list(position.rack), position.table
-    start = time.perf_counter()
+    start = time.process_time()
     try:
         with time_limit(timeout):
             solution = solve(
@@ -133,7 +135,7 @@ def run_ours(result: Result, solve: Solve, rules: Rules, timeout: float, *, fewe
     except Exception as error:  # report and go on
         result.our_problem = f"raised {type(error).__name__}: {error}"
         return
-    result.our_time = time.perf_counter() - start
+    result.our_time = time.process_time() - start
     if solution is None:
         result.our_tiles = 0
         return
@@ -258,7 +260,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         results.append(result)
 
     print()
-    print("time per position, ms           peer                              ours                    peer/ours")
+    print("processor time per position, ms peer                              ours                    peer/ours")
     print("table tiles  n   expr    median      p95      max    median      p95      max   t/o   median     p95")
     for bucket in range(len(BUCKETS)):
         mine = [result for result in results if result.position.bucket == bucket]
