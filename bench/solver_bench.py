@@ -17,6 +17,8 @@ of a run of four, jokers moving freely, ...), and it is timed only on
 positions whose table it can write with its sets.
 
 Run: .venv/bin/python bench/solver_bench.py [--positions N] [--seed S] [--no-fewest-changes]
+[--peer-results FILE] (the peer takes seconds a position: with a file, its results
+are kept from the first run on the same positions, for the next ones)
 """
 
 from __future__ import annotations
@@ -217,6 +219,20 @@ def load_ours() -> tuple[Solve | None, str]:
     return solve, f"tilerummy.solver, {solver.IMPLEMENTATION}"
 
 
+_PEER_FIELDS = ("peer_time", "peer_tiles", "peer_certified", "peer_bound", "peer_note")
+
+
+def _kept_peer_results(path: Path | None, seed: int, positions: int, rules: str) -> list[dict[str, Any]] | None:
+    """The peer's results kept by an earlier run on the same positions, if any."""
+    if path is None or not path.exists():
+        return None
+    kept = json.loads(path.read_text())
+    if (kept["seed"], kept["positions"], kept["rules"]) != (seed, positions, rules):
+        raise SystemExit(f"{path} holds the peer's results on other positions")
+    results: list[dict[str, Any]] = kept["results"]
+    return results
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--positions", type=int, default=6, help="positions per table-size bucket (default 6)")
@@ -233,6 +249,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="our last tie-break, fewest changes to the table's sets, which the peer does not have (default on)",
     )
     parser.add_argument("--cold-runs", type=int, default=3, help="fresh processes for the cold start (0: skip)")
+    parser.add_argument(
+        "--peer-results",
+        type=Path,
+        help="a file keeping the peer's results on these positions: read when it exists, else written",
+    )
     args = parser.parse_args(argv)
     rules = Rules.preset(args.rules)
     solve, ours_name = (None, "left out (--peer-only)") if args.peer_only else load_ours()
@@ -244,20 +265,33 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"peer: rummikub-solver {PEER_VERSION} (its MILP through cvxpy and HiGHS)")
     print(f"ours: {ours_name}, {'with' if args.fewest_changes else 'without'} the fewest-changes tie-break")
 
+    kept = _kept_peer_results(args.peer_results, args.seed, args.positions, args.rules)
+    if kept is not None:
+        print(f"peer results read from {args.peer_results} (timed in an earlier run)")
     # Warm both up (the peer compiles its model on its first solve) on a small position.
     warm = positions[args.positions] if args.positions else make_position(random.Random(args.seed), 1)
     with silenced():
-        run_peer(Result(warm), rules)
+        if kept is None:
+            run_peer(Result(warm), rules)
         if solve is not None:
             run_ours(Result(warm), solve, rules, args.timeout, fewest_changes=args.fewest_changes)
 
     results = []
-    for position in positions:
+    for index, position in enumerate(positions):
         result = Result(position)
-        run_peer(result, rules)
+        if kept is None:
+            run_peer(result, rules)
+        else:
+            for name in _PEER_FIELDS:
+                setattr(result, name, kept[index][name])
         if solve is not None:
             run_ours(result, solve, rules, args.timeout, fewest_changes=args.fewest_changes)
         results.append(result)
+
+    if kept is None and args.peer_results is not None:
+        peer_results = [{name: getattr(result, name) for name in _PEER_FIELDS} for result in results]
+        identity = {"seed": args.seed, "positions": args.positions, "rules": args.rules}
+        args.peer_results.write_text(json.dumps({**identity, "results": peer_results}))
 
     print()
     print("processor time per position, ms peer                              ours                    peer/ours")

@@ -25,7 +25,6 @@ jokers to place, like any other use of a joker.
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections import Counter
 from collections.abc import Sequence
@@ -34,7 +33,7 @@ from typing import NamedTuple
 
 from ..melds import WRAPPED_ONE, Meld, MeldKind
 from ..tiles import COLOURS, MAX_NUMBER, Tile
-from ._tables import KEEP_SHIFT, USED_SHIFT, StepSignature, jokers_used
+from ._tables import KEEP_SHIFT, USED_SHIFT, StepSignature, jokers_used, windows
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +157,10 @@ def mirrored_kept(found: Kept) -> Kept:
     return Kept(tuple(mirrored_ways([found.kept])[0]), tuple(melds), found.score)
 
 
+#: A step no set that may be kept holds a tile around.
+_NOTHING_AROUND = (0, 0, 0, 0)
+
+
 class KeepPlan:
     """Where the choice of keeping each set lives in a state: one bit for
     each way to keep it, free again once the set's last number is past
@@ -211,8 +214,8 @@ class KeepPlan:
         # counted as if no set holding them were kept: the check only prunes,
         # and the options are then shared by more states, which is worth
         # more.
-        self.around: list[tuple[int, int, int, int]] = []
-        for number in range(1, WRAPPED_ONE + 1):
+        self.around: list[tuple[int, int, int, int]] = [] if spans else [_NOTHING_AROUND] * (WRAPPED_ONE * 4)
+        for number in range(1, WRAPPED_ONE + 1 if spans else 1):
             for colour in range(len(COLOURS)):
                 here = _holding(decided_by, number, colour, number)
                 one = _holding(decided_by, number + 1, colour, number)
@@ -243,6 +246,8 @@ class KeepPlan:
         that are disjoint each need their own. A rack tile the play may leave
         on the rack (within ``slack`` of the score) is let off.
         """
+        if not self.sets:
+            return [0] * (MAX_NUMBER + 1)
         numbered = len(COLOURS) * MAX_NUMBER
         top = WRAPPED_ONE if wrap else MAX_NUMBER
         # The must copies in no set that can be kept: rack copies the play
@@ -275,7 +280,7 @@ class KeepPlan:
                 if face % MAX_NUMBER < number:
                     continue
                 hosts: set[int] = set()
-                for window in _windows(face, top):
+                for window in windows(face, top):
                     missing = [other for other in window if free[other] <= 0]
                     if len(missing) <= jokers:
                         break
@@ -409,29 +414,6 @@ def set_aside(signature: StepSignature, kept: int, around: tuple[int, int, int, 
             next_two=near.next_two - (kept & two).bit_count(),
         )
     )
-
-
-@functools.cache
-def _windows(face: int, top: int) -> list[list[int]]:
-    """The other faces of each three tiles that hold this one in a set: with
-    two other colours of its number, or with two neighbours in a run."""
-    colour, offset = divmod(face, MAX_NUMBER)
-    number = offset + 1
-    windows = [
-        [other * MAX_NUMBER + offset for other in pair]
-        for pair in itertools.combinations([other for other in range(len(COLOURS)) if other != colour], 2)
-    ]
-    places = [number, WRAPPED_ONE] if top == WRAPPED_ONE and number == 1 else [number]
-    for place in places:
-        for start in range(max(1, place - 2), min(place, top - 2) + 1):
-            windows.append(
-                [
-                    colour * MAX_NUMBER + (0 if at == WRAPPED_ONE else at - 1)
-                    for at in range(start, start + 3)
-                    if at != place
-                ]
-            )
-    return windows
 
 
 def _disjoint_count(needy: Sequence[tuple[set[int], int | None]], slack: int) -> int:

@@ -37,6 +37,7 @@ from ._tables import (
     StepSignature,
     group_split,
     jokers_used,
+    windows,
 )
 
 
@@ -200,8 +201,14 @@ class LayerSearch:
         the last colour, the number's groups made)."""
         number, colour = self.steps[position]
         index, closing = (number - 1) * 4 + colour, colour == 3
-        depends = self.depends_on(index)
-        table = {part: self.moves(index, part, closing=closing) for part in {key & depends for key in step}}
+        if self.plan.around[index][3]:
+            depends = self.depends_on(index)
+            table = {part: self.moves(index, part, closing=closing) for part in {key & depends for key in step}}
+        else:  # no kept set's tiles around: one set of options for every state
+            options = self.options_for(index, 0)
+            depends = options.mask
+            fetch = options.closing if closing else options.moves
+            table = {part: fetch(part) for part in {key & depends for key in step}}
         if all(len(found) == 1 and not found[0].delta and not found[0].gain for found in table.values()) and all(
             score + hope > 0 for score, _, _ in step.values()
         ):
@@ -427,43 +434,21 @@ def remaining_scores(optional: Sequence[int], weights: Sequence[int], jokers: in
 
 
 def placeable(must: Sequence[int], optional: Sequence[int], jokers: int, wrap: bool) -> list[int]:
-    """The optional counts without tiles that fit in no set at all (no group
-    of their number, no run through them), which the search need not try."""
-    result = list(optional)
+    """The optional counts without tiles that fit in no set at all (no three
+    tiles around them, in a row or of their number, even with the jokers),
+    which the search need not try."""
     if jokers >= 2:
-        return result  # any tile makes a set with two jokers
+        return list(optional)  # any tile makes a set with two jokers
     held = [must[face] + optional[face] for face in range(len(must))]
     top = WRAPPED_ONE if wrap else MAX_NUMBER
-    for face in range(4 * MAX_NUMBER):
-        if not optional[face]:
-            continue
-        colour, offset = divmod(face, MAX_NUMBER)
-        colours = 0
-        for other in (offset, offset + MAX_NUMBER, offset + 2 * MAX_NUMBER, offset + 3 * MAX_NUMBER):
-            if held[other]:
-                colours += 1
-        if colours + jokers >= 3:
-            continue
-        number = offset + 1
-        if _run_through(held, colour, number, jokers, top):
-            continue
-        if wrap and number == 1 and _run_through(held, colour, WRAPPED_ONE, jokers, top):
-            continue
-        result[face] = 0
-    return result
-
-
-def _run_through(held: Sequence[int], colour: int, place: int, jokers: int, top: int) -> bool:
-    """Whether some three numbers in a row through ``place`` can all be filled."""
-    for start in range(max(1, place - 2), min(place, top - 2) + 1):
-        missing = 0
-        for number in range(start, start + 3):
-            face = colour * MAX_NUMBER + (0 if number == WRAPPED_ONE else number - 1)
-            if not held[face]:
-                missing += 1
-        if missing <= jokers:
-            return True
-    return False
+    return [
+        count
+        if not count
+        or face == JOKER_INDEX
+        or any(sum(not held[other] for other in window) <= jokers for window in windows(face, top))
+        else 0
+        for face, count in enumerate(optional)
+    ]
 
 
 def lay_out_path(path: Sequence[Pick | int]) -> tuple[Meld, ...]:

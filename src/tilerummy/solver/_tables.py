@@ -16,7 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, cast
 
+from ..melds import WRAPPED_ONE
 from ..rules import Rules
+from ..tiles import COLOURS, MAX_NUMBER
 
 
 class Run(NamedTuple):
@@ -332,7 +334,32 @@ class SolverTables:
         out: list[Choice],
     ) -> None:
         if index == len(runs):
-            self._start(tiles, jokers, decisions, used, where, out)
+            # Every open run is decided: new runs may start.
+            last, first, ahead = where
+            continuing = [
+                Run(min(run.length + 1, 3), run.real or how == "tile", run.from_one)
+                for run, how in decisions
+                if how != "end"
+            ]
+            jokers_in_runs = sum(how == "joker" for _, how in decisions)
+            joker_starts = 0 if last else jokers // ahead if ahead else 0
+            for with_tile in range(1 if last else tiles + 1):
+                for with_joker in range(joker_starts + 1):
+                    new_runs = [Run(1, True, first)] * with_tile + [Run(1, False, first)] * with_joker
+                    after = tuple(sorted([*continuing, *new_runs]))
+                    out.append(
+                        Choice(
+                            after,
+                            tiles - with_tile,
+                            used,
+                            jokers_in_runs + with_joker,
+                            tuple(decisions),
+                            tuple(new_runs),
+                            sum(run.length < 3 for run in after),
+                            sum(run.length == 1 for run in after),
+                            self.name(after),
+                        )
+                    )
             return
         run = runs[index]
         if run.length == 3 and run.real:
@@ -342,41 +369,6 @@ class SolverTables:
         # A run of jokers alone must still reach a numbered tile.
         if jokers > 0 and (run.real or jokers >= where[2]):
             self._extend(runs, index + 1, tiles, jokers - 1, [*decisions, (run, "joker")], used, where, out)
-
-    def _start(
-        self,
-        tiles: int,
-        jokers: int,
-        decisions: list[tuple[Run, str]],
-        used: int,
-        where: tuple[bool, bool, int],
-        out: list[Choice],
-    ) -> None:
-        last, first, ahead = where
-        continuing = [
-            Run(min(run.length + 1, 3), run.real or how == "tile", run.from_one)
-            for run, how in decisions
-            if how != "end"
-        ]
-        jokers_in_runs = sum(how == "joker" for _, how in decisions)
-        joker_starts = 0 if last else jokers // ahead if ahead else 0
-        for with_tile in range(1 if last else tiles + 1):
-            for with_joker in range(joker_starts + 1):
-                new_runs = [Run(1, True, first)] * with_tile + [Run(1, False, first)] * with_joker
-                after = tuple(sorted([*continuing, *new_runs]))
-                out.append(
-                    Choice(
-                        after,
-                        tiles - with_tile,
-                        used,
-                        jokers_in_runs + with_joker,
-                        tuple(decisions),
-                        tuple(new_runs),
-                        sum(run.length < 3 for run in after),
-                        sum(run.length == 1 for run in after),
-                        self.name(after),
-                    )
-                )
 
 
 @functools.lru_cache(maxsize=8)
@@ -464,3 +456,26 @@ def completable(hist: int, later: tuple[int, ...], jokers_left: int) -> bool:
         ):
             return True
     return False
+
+
+@functools.cache
+def windows(face: int, top: int) -> list[list[int]]:
+    """The other faces of each three tiles that hold this one in a set: with
+    two other colours of its number, or with two neighbours in a run."""
+    colour, offset = divmod(face, MAX_NUMBER)
+    number = offset + 1
+    found = [
+        [other * MAX_NUMBER + offset for other in pair]
+        for pair in itertools.combinations([other for other in range(len(COLOURS)) if other != colour], 2)
+    ]
+    places = [number, WRAPPED_ONE] if top == WRAPPED_ONE and number == 1 else [number]
+    for place in places:
+        for start in range(max(1, place - 2), min(place, top - 2) + 1):
+            found.append(
+                [
+                    colour * MAX_NUMBER + (0 if at == WRAPPED_ONE else at - 1)
+                    for at in range(start, start + 3)
+                    if at != place
+                ]
+            )
+    return found
