@@ -223,7 +223,7 @@ class LayerSearch:
                 continue
             for delta, gain, pick in table[key & depends]:
                 new_key = key + delta
-                new_score = score + gain * scale
+                new_score = score + gain * scale if scale > 1 else score + gain
                 previous = get(new_key)
                 if previous is None or new_score > previous[0]:
                     result[new_key] = (new_score, key, pick)
@@ -404,7 +404,7 @@ def step_signatures(
         capped = [min(3, held[colour][number]) for colour in range(4)]
         for colour in range(4):
             face = colour * MAX_NUMBER + (0 if wrapped else number - 1)
-            around = Around(
+            around = (
                 wrap and number == 1,
                 number == top,
                 wrapped,
@@ -415,8 +415,14 @@ def step_signatures(
                 held[colour][number + 2],
             )
             later = () if wrapped else tuple(sorted(capped[colour + 1 :]))
-            found.append(StepSignature(colour, around, weights[face], total_jokers, later))
+            # Made as tuples are (a named tuple's own constructor is slower, and
+            # every search makes one per step).
+            signature = (colour, _new_tuple(Around, around), weights[face], total_jokers, later)
+            found.append(_new_tuple(StepSignature, signature))
     return found
+
+
+_new_tuple = tuple.__new__
 
 
 def remaining_scores(optional: Sequence[int], weights: Sequence[int], jokers: int, top: int) -> list[int]:
