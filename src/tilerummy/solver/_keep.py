@@ -1,26 +1,15 @@
-"""The fewest changes to the table among the best plays.
+"""The old sets a play may keep, and where keeping them lives in the layer
+search's states.
 
 A play keeps an old set when the set lies on the table after it as it was:
 the same kind and the same tiles in the same places (so a run's joker stands
 for the same tile, and a group's joker for a colour missing from the group).
-Among the plays that score best, the solver wants one that keeps the most
-old sets, so that a person can follow the move.
-
-This is the layer search of :mod:`._layers` with one more choice: when the
-numbers reach an old set, the search either keeps it (its tiles are set
-aside, number by number, until its last number) or breaks it up (its tiles
-then go anywhere, as in the plain search). A kept set scores a point below
-the least rack weight, so the best score is the best play first and then the
-most sets kept. Searched for a play that keeps at least a given number of
-sets, a state that has broken more dies at once, so the search stays small
-while few sets need to change.
-
-Jokers: under ``rack`` and ``rack_or_table`` a kept set's jokers are jokers
-that keep what they stood for, so each takes the tile it stands for from the
-jokers the play keeps (which joker fills which kept set does not matter: the
-rules engine matches jokers as it can, and a group's joker may stand for
-either missing colour). Under ``free`` a kept set's jokers come from the
-jokers to place, like any other use of a joker.
+The layer search (:mod:`._layers`) decides, when the numbers reach an old
+set, whether to keep it (its tiles set aside, number by number) or break it
+up; :class:`KeepPlan` says where those decisions lie in a state and bounds
+the sets a play must still break up. Under ``rack`` and ``rack_or_table`` a
+kept set's jokers take the tiles they stand for from the jokers the play
+keeps; under ``free`` they are jokers like any other.
 """
 
 from __future__ import annotations

@@ -223,7 +223,7 @@ class LayerSearch:
                 continue
             for delta, gain, pick in table[key & depends]:
                 new_key = key + delta
-                new_score = score + gain * scale if scale > 1 else score + gain
+                new_score = score + gain * scale
                 previous = get(new_key)
                 if previous is None or new_score > previous[0]:
                     result[new_key] = (new_score, key, pick)
@@ -324,12 +324,9 @@ class _DepthFirst:
         # Per step: its decisions' clearing, and where its options are.
         self.clearing = [~plan.clearing.get(number, 0) for number, _ in steps]
         self.indexes = [(number - 1) * 4 + colour for number, colour in steps]
-        # What a state's moves depend on at each step, and per step the
-        # moves, best first, by that.
-        self.depends = [
-            search.depends_on(index) if colour >= 0 else 0
-            for index, (_, colour) in zip(self.indexes, steps, strict=True)
-        ]
+        # What a state's moves depend on at each step (found when the step is
+        # first reached), and per step the moves, best first, by that.
+        self.depends: list[int | None] = [None] * len(steps)
         self.ordered: list[dict[int, list[Move]]] = [{} for _ in steps]
         self.scale = search.scale
         self.seen: list[dict[int, int]] = [{} for _ in steps]
@@ -361,7 +358,10 @@ class _DepthFirst:
                 path.pop()
             return
         by_state = self.ordered[position]
-        depends = key & self.depends[position]
+        mask = self.depends[position]
+        if mask is None:
+            mask = self.depends[position] = self.search.depends_on(self.indexes[position])
+        depends = key & mask
         moves = by_state.get(depends)
         if moves is None:
             found = self.search.moves(self.indexes[position], key, closing=colour == 3)
