@@ -234,7 +234,7 @@ def race(plan: Orders, keep: int) -> tuple[Kept | None, bool]:
     if there is none), and which order of the numbers found it (True:
     counted down).
 
-    One order can take ten times as long as the other, and which one is
+    One order can take far longer than the other, and which one is
     quicker shows early: the search counting up goes alone while it is
     small; past that, counting down goes as many steps (or until it has met
     as many states), and the order that met fewer states goes on alone."""

@@ -43,11 +43,11 @@ _Result = TypeVar("_Result")
 def _without_cycle_collector(function: Callable[_Params, _Result]) -> Callable[_Params, _Result]:
     """Run the function with Python's cycle collector paused.
 
-    The searches make hundreds of thousands of small tuples and dicts, none
-    of them in a cycle; meanwhile the collector keeps going over them and over
-    everything else the program holds (a third of a solve's time on a busy
-    heap, for nothing). Reference counting frees them as before, and the
-    collector is back on, if it was on, once the function returns."""
+    The searches make many small tuples and dicts, none of them in a cycle;
+    meanwhile the collector would keep going over them and over everything
+    else the program holds, for nothing. Reference counting frees them as
+    before, and the collector is back on, if it was on, once the function
+    returns."""
 
     @functools.wraps(function)
     def paused(*args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
