@@ -14,10 +14,12 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tilerummy import Rules
 from tilerummy.solver import candidates, solve
+from tilerummy.solver._tables import tables_for
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -81,3 +83,11 @@ def test_answers_do_not_depend_on_the_names_made_before() -> None:
     named = json.loads(_output(_SCRIPT))
     assert named["names"] > 8000
     assert named["answers"] == answers()
+
+
+def test_solves_in_threads_sharing_fresh_tables_give_the_same_answers() -> None:
+    expected = answers()
+    tables_for.cache_clear()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        found = list(pool.map(lambda _: answers(), range(4)))
+    assert found == [expected] * 4

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, cast
@@ -216,6 +217,7 @@ class SolverTables:
 
     def __init__(self) -> None:
         self._ids: dict[ColourRuns, int] = {}
+        self._naming = threading.Lock()
         self.runs: list[ColourRuns] = []
         #: Per name: whether every run so named is complete (may end here).
         self.closed: list[bool] = []
@@ -235,11 +237,16 @@ class SolverTables:
     def name(self, runs: ColourRuns) -> int:
         found = self._ids.get(runs)
         if found is None:
-            found = self._ids[runs] = len(self.runs)
-            if found > RUN_MASK:
-                raise OverflowError("more kinds of open runs than a state can name")
-            self.runs.append(runs)
-            self.closed.append(all(run.length == 3 and run.real for run in runs))
+            # Solves in several threads may share the tables: a name is its
+            # place in the lists, so it is made under a lock.
+            with self._naming:
+                found = self._ids.get(runs)
+                if found is None:
+                    if len(self.runs) > RUN_MASK:
+                        raise OverflowError("more kinds of open runs than a state can name")
+                    self.runs.append(runs)
+                    self.closed.append(all(run.length == 3 and run.real for run in runs))
+                    found = self._ids[runs] = len(self.runs) - 1
         return found
 
     def all_closed(self, key: int) -> bool:
