@@ -6,9 +6,9 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InvalidMeld
-from ..melds import Meld, joker_meanings_text
-from ..tiles import split_tokens
+from ..errors import InvalidMeld, NotationError
+from ..melds import WrittenMeld, joker_meanings_text
+from ..tiles import shorten, split_tokens
 from ._common import rules_from
 
 if TYPE_CHECKING:
@@ -33,8 +33,15 @@ def run(args: argparse.Namespace) -> int:
     for argument in args.sets:
         for text in argument.split("|"):
             written = " ".join(split_tokens(text))
+            if not written:
+                raise NotationError(
+                    f"{shorten(argument)!r}: a set without tiles (write tiles, and '|' only between sets)"
+                    if argument.strip()
+                    else 'an empty set: write its tiles, e.g. "R5 R6 R7"'
+                )
             try:
-                meld = Meld.parse(text, wrap=wrap)
+                reading = WrittenMeld.parse(text, wrap=wrap)
+                meld = reading.meld
                 if sum(tile.is_joker for tile in meld.tiles) > rules.tile_set.jokers:
                     raise InvalidMeld(
                         f"{written}: the {rules.tile_set.value} set has only {rules.tile_set.jokers} jokers"
@@ -50,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
                         "value": None,
                         "jokers": [],
                         "reason": reason[len(prefix) :] if reason.startswith(prefix) else reason,
+                        "read_as": None,
                     }
                 )
                 continue
@@ -59,9 +67,9 @@ def run(args: argparse.Namespace) -> int:
                     "valid": True,
                     "kind": meld.kind.value,
                     "value": meld.value,
-                    "jokers": [joker_meanings_text(meaning) for meaning in meld.jokers],
+                    "jokers": [joker_meanings_text(meaning) for meaning in reading.jokers],
                     "reason": None,
-                    "read_as": str(meld),
+                    "read_as": str(reading),
                 }
             )
     if args.json:

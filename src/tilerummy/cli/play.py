@@ -10,13 +10,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..bots import LEVELS, make_bot
-from ..console import Painter
+from ..console import Painter, count
 from ..errors import TilerummyError
 from ..game import Game
 from ..match import Match
+from ..record_model import MAX_NAME_CHARS
 from ..records import GameRecord
 from ..terminal import TerminalGame
-from ._common import add_rules_arguments, bot_levels, rules_text, rules_with_options
+from ..tiles import shorten
+from ._common import MAX_SEED, add_rules_arguments, bot_levels, check_seed, destination, rules_text, rules_with_options
 
 if TYPE_CHECKING:
     from ._common import Commands
@@ -50,15 +52,19 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= len(levels) <= 5:
         raise TilerummyError(f"--bots {args.bots}: choose 1 to 5 bots")
     rules.check_players(len(levels) + 1)
-    if args.seed is not None and args.seed < 0:
-        raise TilerummyError(f"--seed {args.seed}: seeds are 0 or more")
+    seed = check_seed(args.seed) if args.seed is not None else random.SystemRandom().randrange(MAX_SEED + 1)
+    save = destination(args.save, "--save") if args.save is not None else None
     bot_names = ["Ana", "Bruno", "Carla", "Diego", "Elena"]
-    names = [args.name] + [f"{bot_names[index]} ({level})" for index, level in enumerate(levels)]
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
+    names = [args.name.strip()] + [f"{bot_names[index]} ({level})" for index, level in enumerate(levels)]
+    if not names[0] or not names[0].isprintable() or len(names[0]) > MAX_NAME_CHARS:
+        raise TilerummyError(
+            f"--name {shorten(args.name)!r}: give a name of 1 to {MAX_NAME_CHARS} printable characters"
+        )
+    if names[0] in names[1:]:
+        raise TilerummyError(f"--name {names[0]}: a bot has that name")
     match = Match(names, rules, seed, started_at=time.monotonic())
     paint = Painter.for_stream(sys.stdout, args.color, cards=rules.display.value == "cards")
-    count = f"{len(levels)} bot{'s' if len(levels) != 1 else ''}"
-    print(paint.bold(f"tilerummy: you against {count}, {rules_text(args)}"))
+    print(paint.bold(f"tilerummy: you against {count(len(levels), 'bot')}, {rules_text(args)}"))
     print(f"(Seed {seed}: --seed {seed} deals the same {'match' if rules.is_match else 'round'} again.)")
     while True:
         game = match.current
@@ -71,13 +77,13 @@ def run(args: argparse.Namespace) -> int:
             for seat, level in enumerate(levels, start=1)
         }
         finished = TerminalGame(game, 0, bots, paint).run()
-        if args.save:
-            _save_game(game, Path(args.save), len(match.rounds) if rules.is_match else None)
+        if save is not None:
+            _save_game(game, save, len(match.rounds) if rules.is_match else None)
         if not finished or not rules.is_match:
             return 0
         standing = match.standing()
         totals = ", ".join(f"{name} {total:+}" for name, total in zip(names, standing.totals, strict=True))
-        print(f"Totals after {standing.rounds_played} round{'s' if standing.rounds_played != 1 else ''}: {totals}")
+        print(f"Totals after {count(standing.rounds_played, 'round')}: {totals}")
         if standing.over:
             print(paint.bold(f"The match is over: {' and '.join(names[seat] for seat in standing.winners)} won."))
             return 0

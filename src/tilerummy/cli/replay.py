@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import RecordError
+from ..console import count, verb
+from ..errors import TilerummyError
 from ..game import Game
-from ..records import GameRecord
+from ..record_model import json_schema
+from ._common import read_record_and_result
 
 if TYPE_CHECKING:
     from ._common import Commands
@@ -17,18 +18,19 @@ if TYPE_CHECKING:
 
 def register(commands: Commands) -> None:
     replay = commands.add_parser("replay", help="validate and replay a game record")
-    replay.add_argument("record", metavar="RECORD.json")
+    replay.add_argument("record", nargs="?", metavar="RECORD.json")
     replay.add_argument("--json", action="store_true", help="print JSON")
+    replay.add_argument("--schema", action="store_true", help="print the record format's JSON Schema and exit")
     replay.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        text = Path(args.record).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise RecordError(f"{args.record}: not UTF-8 text") from None
-    record = GameRecord.from_json(text)
-    stored = json.loads(text).get("result")
+    if args.schema:
+        print(json.dumps(json_schema(), indent=1))
+        return 0
+    if args.record is None:
+        raise TilerummyError("name the record to replay: tilerummy replay RECORD.json")
+    record, stored = read_record_and_result(args.record)
     replay = record.replay()
     game = replay.game
     result = game.result.to_dict() if game.result is not None else None
@@ -60,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     else:
-        print(f"{', '.join(game.players)}; {len(game.actions)} of {len(record.actions)} actions applied.")
+        applied = f"{len(game.actions)} of {count(len(record.actions), 'action')}"
+        print(f"{', '.join(game.players)}; {applied} applied.")
         if replay.error is not None and replay.error_index is not None:
             action = record.actions[replay.error_index]
             print(
@@ -69,13 +72,14 @@ def run(args: argparse.Namespace) -> int:
             )
         print(f"Table: {game.table or '(empty)'}")
         for seat, name in enumerate(game.players):
-            print(f"  {name}: {len(game.rack(seat))} tiles")
+            print(f"  {name}: {count(len(game.rack(seat)), 'tile')}")
         if game.result is not None:
             print(f"Round over: {_scores_line(game)}")
-            if mismatch:
+            if stored is not None and mismatch:
                 print(f"The record's stored scores {stored.get('scores')} differ from the replay's.")
         elif replay.ok:
-            print(f"The round is not over: {game.players[game.turn]} is to play; the pool holds {game.pool_size}.")
+            name = game.players[game.turn]
+            print(f"The round is not over: {name} {verb(name, 'is', 'are')} to play; the pool holds {game.pool_size}.")
             if mismatch:
                 print("The record stores a result, but its actions do not finish the round.")
     return 0 if replay.ok and not mismatch else 1

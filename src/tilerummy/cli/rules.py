@@ -7,6 +7,7 @@ import json
 from typing import TYPE_CHECKING
 
 from ..rules import OPTION_HELP, PRESETS, Rules
+from ._common import option_value_text
 
 if TYPE_CHECKING:
     from ._common import Commands
@@ -34,7 +35,6 @@ def run(args: argparse.Namespace) -> int:
         values = rules.to_dict()
         for option, help_text in OPTION_HELP.items():
             value = values[option]
-            shown = "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
-            print(f"  {option:<{width}}  {shown:<15} {help_text}")
+            print(f"  {option:<{width}}  {option_value_text(value):<15} {help_text}")
         print()
     return 0

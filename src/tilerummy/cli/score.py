@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import TilerummyError
 from ..scoring import score_round
-from ..tiles import parse_tiles
+from ..tiles import parse_tiles, shorten
 from ._common import rules_from
 
 if TYPE_CHECKING:
@@ -49,9 +49,15 @@ def run(args: argparse.Namespace) -> int:
     unmelded: dict[int, bool] = {}
     for entry in args.unmelded:
         seat_text, _, could = entry.partition(":")
-        if not seat_text.isdigit() or could not in ("could", "never"):
-            raise TilerummyError(f"--unmelded {entry!r}: write SEAT:could or SEAT:never (seats from 0)")
-        unmelded[int(seat_text)] = could == "could"
+        if not (seat_text.isascii() and seat_text.isdigit()) or could not in ("could", "never"):
+            raise TilerummyError(f"--unmelded {shorten(entry)!r}: write SEAT:could or SEAT:never (seats from 0)")
+        # Past two digits it is no seat, and converting thousands of digits would fail.
+        seat = int(seat_text) if len(seat_text) <= 2 else len(racks)
+        if seat >= len(racks):
+            raise TilerummyError(f"--unmelded {shorten(entry)}: seats run from 0 to {len(racks) - 1}")
+        if unmelded.get(seat, could == "could") != (could == "could"):
+            raise TilerummyError(f"--unmelded: seat {seat} is given both as could and as never")
+        unmelded[seat] = could == "could"
     first = args.first or 0
     order = [(first + offset) % len(racks) for offset in range(len(racks))]
     result = score_round(racks, rules, unmelded=unmelded, turn_order=order)

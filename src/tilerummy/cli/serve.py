@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import socket
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import TilerummyError
+from ..tiles import shorten
 
 if TYPE_CHECKING:
     from ._common import Commands
@@ -44,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
         raise TilerummyError(f"--port {args.port}: choose 0 to 65535")
     if args.bot_workers < 0 or args.max_rooms < 1 or args.max_connections < 1:
         raise TilerummyError("--bot-workers is 0 or more, --max-rooms and --max-connections 1 or more")
+    _check_address(args.host, args.port)
+    _check_database(args.db)
     settings = Settings(
         database=args.db,
         bot_workers=args.bot_workers,
@@ -52,3 +57,38 @@ def run(args: argparse.Namespace) -> int:
     )
     serve(args.host, args.port, settings)
     return 0
+
+
+def _check_database(where: str | None) -> None:
+    """Open the database once before the server starts, so that a bad one is a one-line refusal.
+
+    :raises TilerummyError: naming what is wrong with it.
+    """
+    from ..server.store import open_store
+
+    if where is not None and not where.startswith(("postgresql://", "postgres://")):
+        path = Path(where)
+        if not where or path.is_dir():
+            raise TilerummyError(f"--db {where!r}: name a database file, not a folder")
+        if not path.parent.is_dir():
+            raise TilerummyError(f"--db {where}: the folder {path.parent} does not exist")
+    open_store(where).close()
+
+
+def _check_address(host: str, port: int) -> None:
+    """Bind the address once before the server starts, so that a bad one is a one-line refusal.
+
+    :raises TilerummyError: for a host that is no address here, or a port that is taken.
+    """
+    try:
+        family, kind, protocol, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as error:
+        reason = error.strerror if isinstance(error, socket.gaierror) else "not a host name"
+        raise TilerummyError(f"--host {shorten(host)!r}: {reason}") from None
+    with socket.socket(family, kind, protocol) as probe:
+        # As the server binds: an address left in TIME_WAIT by a stopped server is free.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            raise TilerummyError(f"--host {host} --port {port}: {error.strerror or error}") from None

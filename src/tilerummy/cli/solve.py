@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
+from ..console import count
 from ..melds import Table
 from ..solver import solve
 from ._common import rules_from
@@ -47,11 +48,10 @@ def run(args: argparse.Namespace) -> int:
     if solution is None:
         print("Nothing can be played: draw." if not args.initial else "No initial meld: draw.")
         return 0
-    count = len(solution.placed)
     worth = f", an initial meld worth {solution.meld_value}" if solution.meld_value is not None else ""
     print(
-        f"Place {count} tile{'s' if count != 1 else ''} ({' '.join(map(str, solution.placed))}), "
-        f"rack value {solution.value}{worth}."
+        f"Place {count(len(solution.placed), 'tile')} ({' '.join(map(str, solution.placed))}), "
+        f"value {solution.value}{worth}."
     )
     for number, step in enumerate(solution.steps, start=1):
         print(f"  {number}. {step}")

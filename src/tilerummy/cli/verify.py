@@ -7,8 +7,7 @@ import json
 from typing import TYPE_CHECKING
 
 from ..fairness import verify
-from ..records import GameRecord
-from ._common import read_record_text
+from ._common import read_record_and_result
 
 if TYPE_CHECKING:
     from ._common import Commands
@@ -28,9 +27,7 @@ def register(commands: Commands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    text = read_record_text(args.record)
-    record = GameRecord.from_json(text)
-    stored = json.loads(text).get("result")
+    record, stored = read_record_and_result(args.record)
     report = verify(record, stored)
     if args.json:
         print(

@@ -12,6 +12,7 @@ Routes (the browser client will be served under ``/``):
 - ``GET /api/rooms/{code}``: a room
 - ``GET /api/rooms/{code}/games``: the games played in a room
 - ``GET /api/games/{game_id}/record``: a finished game's record (``tilerummy replay`` reads it)
+- ``GET /api/games/{game_id}/analysis``: a finished game's analysis (``tilerummy analyse --json``)
 - ``WS /ws``: the game protocol (``docs/protocol.md``)
 - ``GET /``, ``GET /r/{code}`` (an invite link) and ``GET /replay/{game_id}``: the page for browsers
 - ``GET /static/...``: the browser client's files
@@ -23,9 +24,11 @@ import asyncio
 import contextlib
 import logging
 import os
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -38,6 +41,7 @@ from starlette.websockets import WebSocket
 
 from .. import __version__
 from .botpool import BotPool
+from .clock import Clock, Timers, wall_clock
 from .connection import Connection
 from .hub import Hub
 from .limits import ServerLimits
@@ -126,6 +130,49 @@ async def game_record(request: Request) -> Response:
     )
 
 
+#: Seconds an analysis may take in a worker before the request gives up.
+ANALYSIS_BUDGET = 60.0
+#: Finished games whose analysis is kept (a game's analysis never changes).
+ANALYSES_KEPT = 64
+
+
+class Analyses:
+    """Finished games' analyses: one worked out at a time, so a burst of requests
+    cannot keep the workers from the bots, and the latest ones kept."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._kept: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    async def get(self, hub: Hub, game_id: str, record: dict[str, Any]) -> dict[str, Any] | None:
+        async with self._lock:
+            if game_id not in self._kept:
+                analysis = await hub.bots.analyse(record, ANALYSIS_BUDGET)
+                if analysis is None:
+                    return None
+                self._kept[game_id] = analysis
+                if len(self._kept) > ANALYSES_KEPT:
+                    self._kept.popitem(last=False)
+            self._kept.move_to_end(game_id)
+            return self._kept[game_id]
+
+
+async def game_analysis(request: Request) -> Response:
+    hub = _hub(request)
+    game_id = str(request.path_params["game_id"]).upper()
+    stored = await asyncio.get_running_loop().run_in_executor(None, hub.store.game, game_id)
+    if stored is None:
+        return _error(404, "no_such_game", "no game has this id")
+    if stored.result is None:
+        # The analysis shows every rack: it waits for the end of the game.
+        return _error(409, "game_not_over", "the analysis is available once the game is over")
+    analyses: Analyses = request.app.state.analyses
+    analysis = await analyses.get(hub, stored.id, stored.record())
+    if analysis is None:
+        return _error(503, "analysis_failed", "the analysis could not be worked out now; try again later")
+    return JSONResponse(analysis)
+
+
 async def page(request: Request) -> Response:
     html = resources.files("tilerummy.server").joinpath("static/index.html").read_text(encoding="utf-8")
     # Always the newest page, so a server upgrade never meets an old cached page.
@@ -165,6 +212,7 @@ ROUTES = [
     Route("/api/rooms/{code}", room_info),
     Route("/api/rooms/{code}/games", room_games),
     Route("/api/games/{game_id}/record", game_record),
+    Route("/api/games/{game_id}/analysis", game_analysis),
     WebSocketRoute("/ws", websocket_endpoint),
     Route("/", page),
     Route("/r/{code}", page),
@@ -174,15 +222,26 @@ ROUTES = [
 ]
 
 
-def create_app(settings: Settings, store: Store | None = None) -> Starlette:
-    """The application; ``store`` (opened from the settings when None) is closed with it."""
+def create_app(
+    settings: Settings, store: Store | None = None, *, clock: Clock = wall_clock, timers: Timers | None = None
+) -> Starlette:
+    """The application; ``store`` (opened from the settings when None) is closed with it.
+    ``clock`` and ``timers`` are the real ones unless a test gives its own."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         opened = store or open_store(settings.database)
-        hub = Hub(opened, BotPool(settings.bot_workers), limits=settings.limits, bot_budget=settings.bot_budget)
+        hub = Hub(
+            opened,
+            BotPool(settings.bot_workers),
+            limits=settings.limits,
+            clock=clock,
+            timers=timers,
+            bot_budget=settings.bot_budget,
+        )
         await hub.start()
         app.state.hub = hub
+        app.state.analyses = Analyses()
         sweeper = asyncio.ensure_future(_sweep(hub))
         if settings.announce:
             print(settings.announce, flush=True)
@@ -210,7 +269,10 @@ async def _sweep(hub: Hub) -> None:
 
 
 def serve(host: str, port: int, settings: Settings) -> None:
-    """Run the server until it is stopped (Ctrl-C or SIGTERM)."""
+    """Run the server until it is stopped (Ctrl-C or SIGTERM).
+
+    :raises StoreError: the database cannot be opened, or a newer tilerummy made it.
+    """
     import uvicorn
 
     # Listening on every address: the machine itself is one of them.
@@ -227,8 +289,10 @@ def serve(host: str, port: int, settings: Settings) -> None:
     logging.basicConfig(
         level=os.environ.get("TILERUMMY_LOG", "WARNING").upper(), format="%(levelname)s %(name)s: %(message)s"
     )
+    # Opened before the server starts, so a database that cannot be used is one line, not a failed startup.
+    store = open_store(settings.database)
     uvicorn.run(
-        create_app(announced),
+        create_app(announced, store),
         host=host,
         port=port,
         # Frames a little over the limit get a clear error from the server; far over, the connection closes.

@@ -73,7 +73,7 @@ class Connection:
         await self.websocket.accept()
         writer = asyncio.ensure_future(self._write_loop())
         # A connection that never says hello would hold its place forever.
-        hello_timer = asyncio.get_running_loop().call_later(HELLO_SECONDS, self._close_if_nameless)
+        hello_timer = self.hub.timers.call_later(HELLO_SECONDS, self._close_if_nameless)
         try:
             while self._close_code is None:
                 message = await self.websocket.receive()

@@ -28,7 +28,7 @@ from .bot_turns import BOT_BUDGET_SECONDS, BotTurns
 from .botpool import BotPool
 from .broadcast import Broadcast
 from .chat import Chat
-from .clock import Clock, wall_clock
+from .clock import Clock, LoopTimers, Timers, wall_clock
 from .limits import ServerLimits
 from .members import Member, Outbox, RoomRuntime, refusal, room_of
 from .protocol import (
@@ -80,12 +80,14 @@ class Hub:
         *,
         limits: ServerLimits | None = None,
         clock: Clock = wall_clock,
+        timers: Timers | None = None,
         bot_budget: float = BOT_BUDGET_SECONDS,
     ) -> None:
         self.store = store
         self.bots = bots
         self.limits = limits or ServerLimits()
         self.clock = clock
+        self.timers: Timers = timers or LoopTimers()
         self.bot_budget = bot_budget
         self.rooms: dict[str, Room] = {}
         self.runtime: dict[str, RoomRuntime] = {}
@@ -149,7 +151,9 @@ class Hub:
             log.error("room %s: game %s is missing from the database", room.code, room.game_id)
             room.status, room.game_id = "open", None
             return
-        replay = GameRecord.from_dict(stored.record()).replay()
+        record = GameRecord.from_dict(stored.record())
+        replay = record.replay()
+        room.fairness = record.fairness
         if not replay.ok:
             log.error("room %s: game %s does not replay: %s", room.code, room.game_id, replay.error)
         room.game = replay.game

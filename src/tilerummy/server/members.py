@@ -14,6 +14,7 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from ..errors import Reason
+from .clock import Timer
 from .limits import TokenBucket
 from .protocol import Error, Joined, RequestId
 from .rooms import Room, RoomError, Seat
@@ -47,9 +48,9 @@ class RoomRuntime:
     """A room's part that is never stored: who is in it, its timers, its bot at work."""
 
     members: set[Member] = field(default_factory=set)
-    timers: list[asyncio.TimerHandle] = field(default_factory=list)
+    timers: list[Timer] = field(default_factory=list)
     #: When an away player's grace period ends, the room hears that a bot stands in.
-    grace_timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
+    grace_timers: dict[int, Timer] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     idle_since: float | None = None
 

@@ -297,6 +297,15 @@ class RoomState(_Model):
     muted: list[str]
 
 
+class FairDeal(_Model):
+    """The deal's commitment (``docs/fairness.md``): SHA-256 of ``"<seed>:<salt>"``,
+    shown from the first turn; the seed and the salt are revealed once the game is over."""
+
+    commitment: str
+    seed: int | None = None
+    salt: str | None = None
+
+
 class GameState(_Model):
     """One participant's view of the game; ``rack`` is null for spectators."""
 
@@ -312,6 +321,7 @@ class GameState(_Model):
     melded: list[bool]
     moves: int
     result: dict[str, Any] | None
+    fairness: FairDeal | None = Field(default=None, description="the deal's commitment; seed and salt once over")
 
 
 class GameEventInfo(_Model):

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from ..bots import LEVELS
 from ..deal import Deal
 from ..errors import RulesError, TilerummyError
+from ..fairness import Fairness
 from ..game import Game
 from ..records import FORMAT, VERSION
 from ..rules import Rules
@@ -25,6 +26,7 @@ from .protocol import (
     ROOM_CODE_CHARS,
     ChatLine,
     CreateRoom,
+    FairDeal,
     GameState,
     LiveTableUpdate,
     RoomOptions,
@@ -118,6 +120,8 @@ class Room:
     games_played: int = 0
     seq: int = 0
     muted: set[str] = field(default_factory=set)
+    # Not stored with the room: the game's record keeps it (its salt stays secret until the end).
+    fairness: Fairness | None = None
     # Not stored.
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
     live: LiveTableUpdate | None = None
@@ -215,14 +219,16 @@ class Room:
             free = sum(1 for seat in self.seats if seat.kind == "person" and seat.name is None)
             raise RoomError("seats_free", f"{free} seat{'s are' if free > 1 else ' is'} still free")
 
-    def start_game(self, seed: int, now: float) -> dict[str, Any]:
-        """Deal a new game and return its record header (``docs/record-format.md``).
+    def start_game(self, seed: int, now: float, salt: str) -> dict[str, Any]:
+        """Deal a new game and return its record header (``docs/record-format.md``),
+        committing to the seed with ``salt`` (``docs/fairness.md``).
 
         :raises RoomError: see :meth:`check_can_start`.
         """
         self.check_can_start()
         names = [seat.name or f"Seat {seat.index + 1}" for seat in self.seats]
         self.game = Game(self.rules, Deal.from_seed(self.rules, len(names), seed), names, started_at=now)
+        self.fairness = Fairness.commit(seed, salt)
         self.games_played += 1
         self.game_id = f"{self.code}-{self.games_played}"
         self.status = "playing"
@@ -233,6 +239,7 @@ class Room:
             "rules": self.rules.to_dict(),
             "players": names,
             "seed": seed,
+            "fairness": self.fairness.to_dict(),
             "started_at": now,
         }
 
@@ -241,7 +248,15 @@ class Room:
         if self.game is None or self.game_id is None:
             return None
         view = self.game.view(seat).to_dict()
-        return GameState(game_id=self.game_id, **view)
+        return GameState(game_id=self.game_id, fairness=self._fair_deal(), **view)
+
+    def _fair_deal(self) -> FairDeal | None:
+        """The commitment while the game runs; the seed and the salt too once it is over."""
+        if self.fairness is None or self.game is None:
+            return None
+        if not self.game.is_over:
+            return FairDeal(commitment=self.fairness.commitment)
+        return FairDeal(commitment=self.fairness.commitment, seed=self.game.deal.seed, salt=self.fairness.salt)
 
     # --- Descriptions ------------------------------------------------------
 

@@ -4,9 +4,9 @@ started; the lobby's list of public rooms; rooms closed once nobody has been in 
 
 from __future__ import annotations
 
-import secrets
 from typing import TYPE_CHECKING
 
+from ..fairness import new_salt, new_seed
 from .limits import TokenBucket
 from .members import Member, RoomRuntime, joined, refusal
 from .protocol import (
@@ -191,9 +191,9 @@ class Seating:
     async def _start_game(self, room: Room, reply_to: RequestId | None, starter: Member | None) -> None:
         hub = self.hub
         room.check_can_start()
-        previous = (room.game, room.game_id, room.games_played, room.status)
+        previous = (room.game, room.game_id, room.games_played, room.status, room.fairness)
         now = hub.clock()
-        header = await hub.run(room.start_game, secrets.randbelow(2**63), now)
+        header = await hub.run(room.start_game, new_seed(), now, new_salt())
         assert room.game_id is not None
         try:
             await hub.write(
@@ -203,7 +203,7 @@ class Seating:
                 )
             )
         except StoreError:
-            room.game, room.game_id, room.games_played, room.status = previous
+            room.game, room.game_id, room.games_played, room.status, room.fairness = previous
             raise
         hub.tell.room(room)
         room.seq += 1
