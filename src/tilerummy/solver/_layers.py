@@ -333,6 +333,8 @@ class _DepthFirst:
         self.depends: list[int | None] = [None] * len(steps)
         self.ordered: list[dict[int, list[Move]]] = [{} for _ in steps]
         self.scale = search.scale
+        # Without optional copies no move gains anything: none to sort.
+        self.gaining = search.still[0] > 0
         self.seen: list[dict[int, int]] = [{} for _ in steps]
         self.path: list[object] = []
         self.best: list[object] | None = None
@@ -368,7 +370,9 @@ class _DepthFirst:
             found = by_state.get(depends)
             if found is None:
                 found = self.search.moves(self.indexes[position], key, closing=colour == 3)
-                found = by_state[depends] = sorted(found, key=_gain, reverse=True)
+                if self.gaining:
+                    found = sorted(found, key=_gain, reverse=True)
+                by_state[depends] = found
             moves = found
             scale = self.scale
         path = self.path
