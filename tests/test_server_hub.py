@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import typing
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +62,7 @@ def test_after_a_restart_the_turns_that_ran_out_end_at_their_deadlines(tmp_path:
         started = ana.outbox.messages[-1]  # type: ignore[attr-defined]
         assert started["game"]["deadline"] == 1_000_010.0
         # The server goes away without a word: no close, no leave.
-        hub._writer.shutdown(wait=True)
+        hub.writer.close()
         return joined["code"], joined["token"], started["game"]["game_id"]
 
     code, token, game_id = asyncio.run(first_run())
@@ -95,7 +96,6 @@ class FlakyStore:
 
     def __init__(self, inner: Store) -> None:
         self.inner = inner
-        self.quick = inner.quick
         self.fail_next = False
 
     def commit(self, change: Change) -> None:
@@ -103,6 +103,12 @@ class FlakyStore:
             self.fail_next = False
             raise StoreError("could not write to the database: disk full")
         self.inner.commit(change)
+
+    def commit_many(self, changes: Sequence[Change]) -> None:
+        if self.fail_next:
+            self.fail_next = False
+            raise StoreError("could not write to the database: disk full")
+        self.inner.commit_many(changes)
 
     def stored_version(self) -> int:
         return self.inner.stored_version()

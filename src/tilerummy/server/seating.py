@@ -259,7 +259,7 @@ class Seating:
         room.check_can_start()
         previous = (room.game, room.game_id, room.games_played, room.status, room.fairness)
         now = hub.clock()
-        header = await hub.run(room.start_game, new_seed(), now, new_salt())
+        header = room.start_game(new_seed(), now, new_salt())
         assert room.game_id is not None
         try:
             await hub.write(
