@@ -276,7 +276,8 @@ def main() -> int:
         writes = stats["writes"]
         grouped = writes["changes"] / writes["transactions"] if writes["transactions"] else 0.0
         print(
-            f"event loop: longest stall {stats['loop']['longest_stall_ms']:.1f} ms during play; "
+            f"event loop during play: longest stall {stats['loop']['longest_stall_ms']:.1f} ms, "
+            f"longest work between two 10 ms ticks {stats['loop']['longest_work_ms']:.1f} ms CPU; "
             f"writes: {writes['changes']} changes in {writes['transactions']} transactions ({grouped:.1f} a transaction)"
         )
     return 0 if not results.errors and not server_errors else 1

@@ -110,15 +110,18 @@ async def stats(request: Request) -> Response:
     if not 0 < seconds <= KEPT_SECONDS:
         return _error(400, "bad_seconds", f"seconds is more than 0 and at most {KEPT_SECONDS}")
     writer = hub.writer
+    stall, work = monitor.longest_within(seconds)
     return JSONResponse(
         {
             "rooms": len(hub.rooms),
             "playing": sum(1 for room in hub.rooms.values() if room.status == "playing"),
             "connections": len(request.app.state.gate),
             "loop": {
-                "longest_stall_ms": round(1000 * monitor.longest_within(seconds), 3),
                 "seconds": seconds,
+                "longest_stall_ms": round(1000 * stall, 3),
+                "longest_work_ms": round(1000 * work, 3),
                 "longest_stall_ever_ms": round(1000 * monitor.longest, 3),
+                "longest_work_ever_ms": round(1000 * monitor.longest_work, 3),
             },
             "writes": {"transactions": writer.transactions, "changes": writer.changes, "pending": writer.pending},
         }
