@@ -16,7 +16,7 @@ applied (a server whose write of an action failed undoes it this way).
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -175,7 +175,7 @@ class Game:
         self._opening_racks: list[list[Piece] | None] = [None] * deal.players
         self._opening_found: list[tuple[list[Piece], bool] | None] = [None] * deal.players
         self._actions: list[Action] = []
-        self._before: list[_Before] = []
+        self._before: deque[_Before] = deque()
         self._turns_after_pool_empty: int | None = None
         self._idle_turns = 0
         self._result: RoundScore | None = None
@@ -347,10 +347,13 @@ class Game:
         """Take back the last action and return it: the game, and every view of
         it, is exactly as it was before the action. Cheap: nothing is replayed.
 
-        :raises IndexError: when no action has been applied.
+        :raises IndexError: when no action has been applied, or the action is
+            older than :meth:`limit_undo` keeps.
         """
         if not self._actions:
             raise IndexError("no action to take back: the round has just been dealt")
+        if not self._before:
+            raise IndexError(f"only the last {self._before.maxlen} actions can be taken back")
         before = self._before.pop()
         self._racks = list(before.racks)
         self._pool = before.pool
@@ -365,6 +368,18 @@ class Game:
         self._result = before.result
         self._turn_started_at = before.turn_started_at
         return self._actions.pop()
+
+    def limit_undo(self, depth: int) -> None:
+        """Keep what :meth:`pop` needs for the last ``depth`` actions only (1 or more).
+
+        Each action remembered holds the racks and pool as they were: a long
+        round kept whole for undo holds many copies, which a server with many
+        games pays for in memory and in the garbage collector's passes.
+        """
+        if depth < 1:
+            raise ValueError(f"the undo depth is 1 or more, not {depth}")
+        if self._before.maxlen != depth:
+            self._before = deque(self._before, maxlen=depth)
 
     # --- Views -----------------------------------------------------------
 
