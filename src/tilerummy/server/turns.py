@@ -103,6 +103,8 @@ class Turns:
         """
         game = room.game
         assert game is not None
+        # The server takes back only an action whose write failed: the last one.
+        game.limit_undo(1)
         game.apply(action)
         room.seq += 1
         finished = None
