@@ -278,6 +278,8 @@ def main() -> int:
         print(
             f"event loop during play: longest stall {stats['loop']['longest_stall_ms']:.1f} ms, "
             f"longest work between two 10 ms ticks {stats['loop']['longest_work_ms']:.1f} ms CPU; "
+            f"longest garbage collection {stats['loop']['longest_collection_ms']:.1f} ms, "
+            f"{stats['loop']['full_collections']} full; "
             f"writes: {writes['changes']} changes in {writes['transactions']} transactions ({grouped:.1f} a transaction)"
         )
     return 0 if not results.errors and not server_errors else 1

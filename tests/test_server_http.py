@@ -175,7 +175,7 @@ def test_the_stats_say_how_many_rooms_connections_and_writes_and_refuse_a_bad_wi
         stats = client.get("/api/stats", params={"seconds": "30"}).json()
     assert stats["rooms"] == 1 and stats["connections"] == 1
     assert stats["writes"]["changes"] >= 1 and stats["writes"]["transactions"] >= 1 and stats["writes"]["pending"] == 0
-    assert stats["loop"]["seconds"] == 30 and stats["loop"]["longest_work_ms"] <= stats["loop"]["longest_work_ever_ms"]
+    assert stats["loop"]["seconds"] == 30 and stats["loop"]["full_collections"] >= 0
     for bad in ("0", "601", "soon"):
         refused = client.get("/api/stats", params={"seconds": bad})
         assert refused.status_code == 400 and refused.json()["error"] == "bad_seconds"

@@ -5,24 +5,23 @@ from __future__ import annotations
 import asyncio
 import time
 
-import pytest
-
-from tilerummy.server.loop_monitor import LoopMonitor
+from tilerummy.server.loop_monitor import LoopMonitor, Recent
 
 
-def test_the_loop_monitor_keeps_the_longest_stall_and_work_of_each_recent_second() -> None:
+def test_the_loop_monitor_keeps_the_longest_stall_work_and_collection_of_each_recent_second() -> None:
     now = [100.0]
     monitor = LoopMonitor(clock=lambda: now[0], cpu_clock=lambda: 0.0)
     monitor.record(0.002, 0.001, 90.5)
     monitor.record(0.300, 0.020, 95.2)
+    monitor.record_collection(0.040, 95.3, full=True)
     monitor.record(0.010, 0.050, 95.9)
+    monitor.record_collection(0.001, 99.0, full=False)
     monitor.record(0.004, 0.003, 99.1)
-    assert monitor.longest_within(2) == pytest.approx((0.004, 0.003))
-    assert monitor.longest_within(6) == pytest.approx((0.300, 0.050))
-    assert monitor.longest_within(60) == pytest.approx((0.300, 0.050))
-    assert (monitor.longest, monitor.longest_work, monitor.ticks) == pytest.approx((0.300, 0.050, 4))
+    assert monitor.within(2) == Recent(stall=0.004, work=0.003, collection=0.001, full_collections=0)
+    assert monitor.within(6) == Recent(stall=0.300, work=0.050, collection=0.040, full_collections=1)
+    assert monitor.within(60) == monitor.within(6) and monitor.ticks == 4
     now[0] = 200.0
-    assert monitor.longest_within(10) == (0.0, 0.0)
+    assert monitor.within(10) == Recent(stall=0.0, work=0.0, collection=0.0, full_collections=0)
 
 
 def test_the_loop_monitor_measures_a_callback_that_holds_the_loop() -> None:
@@ -35,7 +34,8 @@ def test_the_loop_monitor_measures_a_callback_that_holds_the_loop() -> None:
             pass  # CPU work that holds the loop, as a blocking computation would
         await asyncio.sleep(0.05)
         watcher.cancel()
-        return monitor.longest_within(60)
+        recent = monitor.within(60)
+        return recent.stall, recent.work
 
     stall, work = asyncio.run(scenario())
     assert work >= 0.1 and stall >= 0.09

@@ -13,9 +13,11 @@ minutes, so a load test can ask for them while it ran (``GET /api/stats``).
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 
 #: How often the monitor asks to wake up.
 TICK_SECONDS = 0.01
@@ -29,36 +31,67 @@ class LoopMonitor:
     ) -> None:
         self._clock = clock
         self._cpu_clock = cpu_clock
-        #: (second, longest stall in it, longest work in it) for the last seconds, oldest first.
-        self._by_second: deque[tuple[int, float, float]] = deque(maxlen=KEPT_SECONDS)
-        self.longest = 0.0
-        self.longest_work = 0.0
+        #: [second, longest stall, longest work, longest collection, full collections] for the last seconds.
+        self._by_second: deque[list[float]] = deque(maxlen=KEPT_SECONDS)
         self.ticks = 0
+        self._collection_started = 0.0
 
     def record(self, stall: float, work: float, at: float) -> None:
         """Note a tick that ended at ``at`` (the monitor's clock): ``stall`` seconds late,
         after ``work`` seconds of the loop thread's CPU time since the tick before."""
         self.ticks += 1
-        self.longest = max(self.longest, stall)
-        self.longest_work = max(self.longest_work, work)
-        second = int(at)
-        if self._by_second and self._by_second[-1][0] == second:
-            _, most_stall, most_work = self._by_second[-1]
-            self._by_second[-1] = (second, max(most_stall, stall), max(most_work, work))
-        else:
-            self._by_second.append((second, stall, work))
+        kept = self._second(at)
+        kept[1], kept[2] = max(kept[1], stall), max(kept[2], work)
 
-    def longest_within(self, seconds: float) -> tuple[float, float]:
-        """The longest stall and the longest work in the last ``seconds`` (whole seconds,
-        counting the current one)."""
+    def record_collection(self, pause: float, at: float, *, full: bool) -> None:
+        """Note a pause of the garbage collector (which holds every thread) that ended at ``at``."""
+        kept = self._second(at)
+        kept[3] = max(kept[3], pause)
+        kept[4] += full
+
+    def _second(self, at: float) -> list[float]:
+        second = int(at)
+        if not self._by_second or self._by_second[-1][0] != second:
+            self._by_second.append([second, 0.0, 0.0, 0.0, 0])
+        return self._by_second[-1]
+
+    def within(self, seconds: float) -> Recent:
+        """The longest stall, work and collection, and the full collections, in the last
+        ``seconds`` (whole seconds, counting the current one)."""
         since = int(self._clock() - seconds)
-        recent = [(stall, work) for second, stall, work in self._by_second if second >= since]
-        return max((stall for stall, _ in recent), default=0.0), max((work for _, work in recent), default=0.0)
+        recent = [kept for kept in self._by_second if kept[0] >= since]
+        return Recent(
+            stall=max((kept[1] for kept in recent), default=0.0),
+            work=max((kept[2] for kept in recent), default=0.0),
+            collection=max((kept[3] for kept in recent), default=0.0),
+            full_collections=int(sum(kept[4] for kept in recent)),
+        )
+
+    def _on_collection(self, phase: str, info: dict[str, int]) -> None:
+        now = self._clock()
+        if phase == "start":
+            self._collection_started = now
+        else:
+            self.record_collection(now - self._collection_started, now, full=info.get("generation") == 2)
 
     async def watch(self) -> None:
-        """Run until cancelled, measuring the loop's lateness every tick."""
-        while True:
-            asked, spent = self._clock(), self._cpu_clock()
-            await asyncio.sleep(TICK_SECONDS)
-            woke, busy = self._clock(), self._cpu_clock()
-            self.record(max(0.0, woke - asked - TICK_SECONDS), busy - spent, woke)
+        """Run until cancelled, measuring the loop's lateness every tick and the collector's pauses."""
+        gc.callbacks.append(self._on_collection)
+        try:
+            while True:
+                asked, spent = self._clock(), self._cpu_clock()
+                await asyncio.sleep(TICK_SECONDS)
+                woke, busy = self._clock(), self._cpu_clock()
+                self.record(max(0.0, woke - asked - TICK_SECONDS), busy - spent, woke)
+        finally:
+            gc.callbacks.remove(self._on_collection)
+
+
+@dataclass(frozen=True, slots=True)
+class Recent:
+    """What held the loop up over a recent window, in seconds."""
+
+    stall: float
+    work: float
+    collection: float
+    full_collections: int
