@@ -15,7 +15,7 @@ import pytest
 
 from tilerummy.cli import main
 from tilerummy.server import store as store_module
-from tilerummy.server.store import SCHEMA_VERSION, StoreError, open_store
+from tilerummy.server.store import SCHEMA_VERSION, StoreError, default_database_path, open_store
 
 #: The schema tilerummy wrote before it recorded a version (version 1), exactly as it wrote it.
 VERSION_1 = (
@@ -140,3 +140,10 @@ def test_a_database_from_a_newer_tilerummy_is_refused_untouched(
     assert main(["serve", "--db", database.where, "--port", "0"]) == 2
     error = capsys.readouterr().err
     assert error.startswith("tilerummy serve: ") and "run a newer tilerummy" in error and error.count("\n") == 1
+
+
+def test_the_default_database_lives_in_the_users_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_database_path() == tmp_path / "data" / "tilerummy" / "server.sqlite3"

@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sqlite3
-import sys
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+
+import platformdirs
 
 from ..errors import TilerummyError
 
@@ -342,14 +342,10 @@ def _one_line(error: BaseException) -> str:
 
 
 def default_database_path() -> Path:
-    """A file in the user's data directory (XDG on Unix, LOCALAPPDATA on Windows)."""
-    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
-        base = Path(os.environ["LOCALAPPDATA"])
-    elif os.environ.get("XDG_DATA_HOME"):
-        base = Path(os.environ["XDG_DATA_HOME"])
-    else:
-        base = Path.home() / ".local" / "share"
-    return base / "tilerummy" / "server.sqlite3"
+    """A file in the user's data directory, where the platform keeps it
+    (``$XDG_DATA_HOME`` or ``~/.local/share`` on Linux, ``~/Library/Application Support``
+    on macOS, ``%LOCALAPPDATA%`` on Windows)."""
+    return Path(platformdirs.user_data_dir("tilerummy", appauthor=False)) / "server.sqlite3"
 
 
 def open_store(where: str | None) -> Store:
