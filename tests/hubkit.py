@@ -12,7 +12,7 @@ import contextlib
 import heapq
 import itertools
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from tilerummy.server.botpool import BotPool
 from tilerummy.server.clock import Timer
 from tilerummy.server.hub import Hub, Member
 from tilerummy.server.protocol import PROTOCOL_VERSION, parse_client_message
-from tilerummy.server.store import Store, open_store
+from tilerummy.server.store import Change, Store, StoredGame, open_store
 
 Message = dict[str, Any]
 
@@ -255,3 +255,31 @@ def on_hub(tmp_path: Path, scenario: Callable[[Hub, ManualClock], Awaitable[None
             await scenario(hub, clock)
 
     asyncio.run(main())
+
+
+class StoreWrapper:
+    """A store that passes everything on to another: a test's store changes what it needs."""
+
+    def __init__(self, inner: Store) -> None:
+        self.inner = inner
+
+    def commit(self, change: Change) -> None:
+        self.commit_many([change])
+
+    def commit_many(self, changes: Sequence[Change]) -> None:
+        self.inner.commit_many(changes)
+
+    def stored_version(self) -> int:
+        return self.inner.stored_version()
+
+    def rooms(self, *, active_only: bool) -> list[dict[str, Any]]:
+        return self.inner.rooms(active_only=active_only)
+
+    def game(self, game_id: str) -> StoredGame | None:
+        return self.inner.game(game_id)
+
+    def games(self, room: str) -> list[StoredGame]:
+        return self.inner.games(room)
+
+    def close(self) -> None:
+        self.inner.close()

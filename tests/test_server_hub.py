@@ -6,15 +6,14 @@ import asyncio
 import typing
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from tilerummy.server.botpool import BotPool
 from tilerummy.server.hub import Hub, Member
 from tilerummy.server.limits import ServerLimits
 from tilerummy.server.protocol import ClientMessage
-from tilerummy.server.store import Change, Store, StoredGame, StoreError, open_store
+from tilerummy.server.store import Change, Store, StoreError, open_store
 
-from .hubkit import Inbox, ManualClock, say
+from .hubkit import Inbox, ManualClock, StoreWrapper, say
 
 
 def _member() -> Member:
@@ -91,39 +90,18 @@ def test_after_a_restart_the_turns_that_ran_out_end_at_their_deadlines(tmp_path:
     asyncio.run(second_run())
 
 
-class FlakyStore:
+class FlakyStore(StoreWrapper):
     """A store whose next write fails when told to, as a full disk or a dropped connection would."""
 
     def __init__(self, inner: Store) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.fail_next = False
-
-    def commit(self, change: Change) -> None:
-        if self.fail_next:
-            self.fail_next = False
-            raise StoreError("could not write to the database: disk full")
-        self.inner.commit(change)
 
     def commit_many(self, changes: Sequence[Change]) -> None:
         if self.fail_next:
             self.fail_next = False
             raise StoreError("could not write to the database: disk full")
         self.inner.commit_many(changes)
-
-    def stored_version(self) -> int:
-        return self.inner.stored_version()
-
-    def rooms(self, *, active_only: bool) -> list[dict[str, Any]]:
-        return self.inner.rooms(active_only=active_only)
-
-    def game(self, game_id: str) -> StoredGame | None:
-        return self.inner.game(game_id)
-
-    def games(self, room: str) -> list[StoredGame]:
-        return self.inner.games(room)
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 def test_an_action_whose_write_fails_is_taken_back(tmp_path: Path) -> None:

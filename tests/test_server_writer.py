@@ -6,26 +6,24 @@ import asyncio
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tilerummy.server.store import Change, NewAction, NewGame, Store, StoredGame, StoreError, open_store
+from tilerummy.server.store import Change, NewAction, NewGame, Store, StoreError, open_store
 from tilerummy.server.writer import Writer
 
+from .hubkit import StoreWrapper
 
-class GatedStore:
+
+class GatedStore(StoreWrapper):
     """A store whose writes wait until the test opens the gate, and which notes each transaction."""
 
     def __init__(self, inner: Store) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.gate = threading.Event()
         self.entered = threading.Event()
         self.transactions: list[list[Change]] = []
         self.threads: set[str] = set()
-
-    def commit(self, change: Change) -> None:
-        self.commit_many([change])
 
     def commit_many(self, changes: Sequence[Change]) -> None:
         self.threads.add(threading.current_thread().name)
@@ -33,21 +31,6 @@ class GatedStore:
         self.gate.wait(timeout=20)
         self.inner.commit_many(changes)
         self.transactions.append(list(changes))
-
-    def stored_version(self) -> int:
-        return self.inner.stored_version()
-
-    def rooms(self, *, active_only: bool) -> list[dict[str, Any]]:
-        return self.inner.rooms(active_only=active_only)
-
-    def game(self, game_id: str) -> StoredGame | None:
-        return self.inner.game(game_id)
-
-    def games(self, room: str) -> list[StoredGame]:
-        return self.inner.games(room)
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 def _game(game_id: str) -> Change:
