@@ -15,6 +15,17 @@ from .hubkit import Inbox, say, two_players_draw_to_the_end
 MATCH_OF_TWO = {"preset": "casual", "options": {"rounds": 2}}
 
 
+async def _started_hub(database: str) -> Hub:
+    hub = Hub(open_store(database), BotPool(0))
+    await hub.start()
+    return hub
+
+
+async def _closed(hub: Hub) -> None:
+    await hub.close()
+    hub.store.close()
+
+
 def _last_room(member: Member) -> dict[str, Any]:
     inbox = member.outbox
     assert isinstance(inbox, Inbox)
@@ -39,8 +50,7 @@ async def _play_out(hub: Hub, code: str, members: dict[int, Member]) -> list[int
 
 def test_a_match_plays_its_rounds_and_adds_them_up(tmp_path: Path) -> None:
     async def scenario() -> None:
-        hub = Hub(open_store(str(tmp_path / "db.sqlite3")), BotPool(0))
-        await hub.start()
+        hub = await _started_hub(str(tmp_path / "db.sqlite3"))
         code, ana, bruno = await two_players_draw_to_the_end(hub, rules=MATCH_OF_TWO)
         first = list(hub.rooms[code].game.result.scores)  # type: ignore[union-attr]
         match = _last_room(ana)["match"]
@@ -67,38 +77,33 @@ def test_a_match_plays_its_rounds_and_adds_them_up(tmp_path: Path) -> None:
             "totals": [0, 0],
             "over": False,
         }
-        await hub.close()
-        hub.store.close()
+        await _closed(hub)
 
     asyncio.run(scenario())
 
 
 def test_a_match_ends_when_a_total_reaches_the_target(tmp_path: Path) -> None:
     async def scenario() -> None:
-        hub = Hub(open_store(str(tmp_path / "db.sqlite3")), BotPool(0))
-        await hub.start()
+        hub = await _started_hub(str(tmp_path / "db.sqlite3"))
         _, ana, _ = await two_players_draw_to_the_end(hub, rules={"preset": "casual", "options": {"target_score": 1}})
         match = _last_room(ana)["match"]
         assert max(match["totals"]) >= 1, match
         assert (match["round"], match["rounds"], match["target_score"], match["over"]) == (1, None, 1, True)
-        await hub.close()
-        hub.store.close()
+        await _closed(hub)
 
     asyncio.run(scenario())
 
 
 def test_a_single_round_room_has_no_match(tmp_path: Path) -> None:
     async def scenario() -> None:
-        hub = Hub(open_store(str(tmp_path / "db.sqlite3")), BotPool(0))
-        await hub.start()
+        hub = await _started_hub(str(tmp_path / "db.sqlite3"))
         _, ana, _ = await two_players_draw_to_the_end(hub)
         assert _last_room(ana)["match"] is None
         started = await say(hub, ana, type="rematch")
         assert started["room"]["match"] is None
         [entry] = hub.lobby()
         assert "match" not in entry
-        await hub.close()
-        hub.store.close()
+        await _closed(hub)
 
     asyncio.run(scenario())
 
@@ -108,8 +113,7 @@ def test_the_matchs_totals_survive_a_restart(tmp_path: Path) -> None:
     rules = {"preset": "casual", "options": {"rounds": 3}}
 
     async def first_run() -> tuple[str, list[str], list[int]]:
-        hub = Hub(open_store(database), BotPool(0))
-        await hub.start()
+        hub = await _started_hub(database)
         code, ana, bruno = await two_players_draw_to_the_end(hub, rules=rules)
         first = list(hub.rooms[code].game.result.scores)  # type: ignore[union-attr]
         await say(hub, ana, type="rematch")
@@ -122,8 +126,7 @@ def test_the_matchs_totals_survive_a_restart(tmp_path: Path) -> None:
     code, tokens, totals = asyncio.run(first_run())
 
     async def second_run() -> None:
-        hub = Hub(open_store(database), BotPool(0))
-        await hub.start()
+        hub = await _started_hub(database)
         ana, bruno = Member(outbox=Inbox()), Member(outbox=Inbox())
         await say(hub, ana, type="hello", protocol=1, name="Ana")
         await say(hub, bruno, type="hello", protocol=1, name="Bruno")
@@ -141,8 +144,7 @@ def test_the_matchs_totals_survive_a_restart(tmp_path: Path) -> None:
         third = await _play_out(hub, code, {0: ana, 1: bruno})
         match = _last_room(ana)["match"]
         assert match["totals"] == [a + b for a, b in zip(totals, third, strict=True)] and match["over"]
-        await hub.close()
-        hub.store.close()
+        await _closed(hub)
 
     asyncio.run(second_run())
 

@@ -1,6 +1,6 @@
 // The game screen: the table, the rack, moving tiles (drag, tap or keys), and the turn's buttons.
 
-import { resultDialog, showHelp } from "./dialogs.js";
+import { dealSeal, matchProgress, resultDialog, showHelp } from "./dialogs.js";
 import { Draft, fromRack, markNew, markNewRack, newTiles, sameTiles } from "./draft.js";
 import { t } from "./i18n.js";
 import { TileInput } from "./input.js";
@@ -433,6 +433,8 @@ export class GameScreen {
         );
       }),
       h("div", { class: "chip pool", title: t("pool_title") }, t("pool", { n: game.pool_size })),
+      this.state.room && this.state.room.match ? h("div", { class: "chip match-round", id: "match-round" }, matchProgress(this.state.room.match)) : null,
+      dealSeal(this, game.fairness),
     );
   }
 
