@@ -8,9 +8,11 @@ Plays the same deals twice, with a shared pool and with per-seat draws
 the split fraction s (deals the same seat won in every rotation), the
 measured variance of a deal's score relative to unpaired games and, heads-up,
 2(1 - s), and the games a 95% interval of ±3 points needs at that spread.
-With ``--sprt``, it also runs the sequential test ``--resamples`` times on
-deals drawn at random from the measured deal scores and prints the games it
-took on average and how often it accepted each hypothesis.
+With ``--sprt``, it also runs the sequential test ``--resamples`` times at
+each hypothesis' share, on deal scores drawn from the measured distribution
+moved to that share (the likeliest distribution with that mean, as the test
+itself uses), and prints the games it took on average and how often it
+chose wrongly (H1 at p0, about alpha; H0 at p1, about beta).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import statistics
 
 from tilerummy.arena import run_arena
 from tilerummy.arena.pairs import PairStats
-from tilerummy.arena.sprt import Sprt, SprtHypotheses
+from tilerummy.arena.sprt import REGULARISATION, Sprt, SprtHypotheses, likeliest_with_mean
 from tilerummy.rules import PoolDraws, Rules
 from tilerummy.solver import IMPLEMENTATION
 
@@ -29,17 +31,25 @@ from tilerummy.solver import IMPLEMENTATION
 LONGEST_TEST = 20
 
 
-def resampled_tests(pairs: PairStats, hypotheses: SprtHypotheses, runs: int, seed: int) -> tuple[float, float, float]:
-    """Average games to a verdict, and the shares of H1 and H0 verdicts."""
+def resampled_tests(
+    pairs: PairStats, hypotheses: SprtHypotheses, share: float, runs: int, seed: int
+) -> tuple[float, dict[str | None, float]]:
+    """Average games to a verdict at this share, and how often each verdict came."""
+    levels = [k / pairs.games_per_deal for k in range(pairs.games_per_deal + 1)]
+    counts = pairs.distribution()
+    frequencies = [max(count, REGULARISATION) / sum(counts) for count in counts]
+    weights = likeliest_with_mean(frequencies, levels, share)
     rng = random.Random(seed)
     lengths, verdicts = [], []
     for _ in range(runs):
         test = Sprt(hypotheses, games_per_deal=pairs.games_per_deal)
-        while test.verdict is None and test.deals < LONGEST_TEST * pairs.deals:
-            test.add(rng.choice(pairs.scores))
+        for score in rng.choices(levels, weights, k=LONGEST_TEST * pairs.deals):
+            test.add(score)
+            if test.verdict is not None:
+                break
         lengths.append(test.deals * pairs.games_per_deal)
         verdicts.append(test.verdict)
-    return statistics.fmean(lengths), verdicts.count("H1") / runs, verdicts.count("H0") / runs
+    return statistics.fmean(lengths), {verdict: verdicts.count(verdict) / runs for verdict in ("H0", "H1", None)}
 
 
 def main() -> None:
@@ -56,7 +66,7 @@ def main() -> None:
     print(f"{' vs '.join(bots)}, {args.games} games per row, deals from seed {args.seed} (solver: {IMPLEMENTATION})")
     header = f"{'draws':<9} {'win share (95% CI)':>24} {'s':>6} {'2(1-s)':>7} {'var ratio':>9} {'games ±3pp':>10}"
     if hypotheses:
-        header += f" {'SPRT games':>10} {'H1':>5} {'H0':>5}"
+        header += f" {'SPRT games at p0, wrong':>24} {'at p1, wrong':>14}"
     print(header)
     for draws in PoolDraws:
         report = run_arena(bots, args.games, seed=args.seed, rules=Rules(pool_draws=draws), workers=args.workers)
@@ -70,8 +80,9 @@ def main() -> None:
             f" {ratio if ratio is not None else float('nan'):>9.3f} {pairs.games_for(0.03) or 0:>10}"
         )
         if hypotheses:
-            games, accepted, rejected = resampled_tests(pairs, hypotheses, args.resamples, args.seed)
-            line += f" {games:>10.0f} {accepted:>5.2f} {rejected:>5.2f}"
+            at_p0, verdicts_p0 = resampled_tests(pairs, hypotheses, hypotheses.p0, args.resamples, args.seed)
+            at_p1, verdicts_p1 = resampled_tests(pairs, hypotheses, hypotheses.p1, args.resamples, args.seed)
+            line += f" {at_p0:>17.0f}, {verdicts_p0['H1']:.3f} {at_p1:>6.0f}, {verdicts_p1['H0']:.3f}"
         print(line, flush=True)
 
 

@@ -1,22 +1,23 @@
 """The expert's search settings against greedy bots, on mirrored deals.
 
 Run: .venv/bin/python bench/expert_bench.py --games 200 --seed 10000 --budget 0.1 [--horizon 3]
-     [--worlds N] [--overrule-at 1.5] [--evidence 1.0] [--players 2] [--workers 1] [--out FILE]
+     [--worlds N] [--overrule-at 1.5] [--overrule-margin 0.01] [--evidence 1.0] [--endgame-rack 5]
+     [--endgame-horizon 8] [--players 2] [--level expert] [--workers 1] [--out FILE]
 
 Deal ``seed + d`` is played once per rotation of the seats, the expert in one
 seat and greedy bots in the others (as the arena does), so settings measured
 on the same seeds meet the same deals. Prints the expert's win share with its
 95% Wilson interval, the share of deals whose games split (each side won
 one: what mirroring cancels), the expert's median seconds per move and the
-worlds it played out per contested move. ``--out`` writes one JSON line per
-game (deal, expert's seat, winner), for pairing two runs deal by deal.
+worlds it played out per contested move. Each game's end is printed as it
+comes; ``--out`` writes one JSON line per game (deal, expert's seat,
+winner), for pairing two runs deal by deal.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import time
 from collections import defaultdict
@@ -24,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from tilerummy import Game
+from tilerummy.arena.stats import wilson
 from tilerummy.bots import make_bot
 from tilerummy.bots.expert import ExpertBot, Search
 
@@ -70,14 +72,6 @@ def play(task: Task) -> Outcome:
     return Outcome(task.deal, task.seat, game.result.winner, tuple(seconds), worlds)
 
 
-def wilson(wins: int, games: int) -> tuple[float, float]:
-    z = 1.96
-    share = wins / games
-    centre = (share + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games (rounded up to whole deals; default 200)")
@@ -91,6 +85,8 @@ def main() -> None:
     parser.add_argument("--overrule-at", type=float, default=defaults.overrule_at)
     parser.add_argument("--overrule-margin", type=float, default=defaults.overrule_margin)
     parser.add_argument("--evidence", type=float, default=defaults.evidence)
+    parser.add_argument("--endgame-rack", type=int, default=defaults.endgame_rack)
+    parser.add_argument("--endgame-horizon", type=int, default=defaults.endgame_horizon)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", help="write one JSON line per game here")
     args = parser.parse_args()
@@ -100,6 +96,8 @@ def main() -> None:
         overrule_at=args.overrule_at,
         overrule_margin=args.overrule_margin,
         evidence=args.evidence,
+        endgame_rack=args.endgame_rack,
+        endgame_horizon=args.endgame_horizon,
     )
     deals = -(-args.games // args.players)
     tasks = [
@@ -108,11 +106,19 @@ def main() -> None:
         for seat in range(args.players)
     ]
     started = time.perf_counter()
-    if args.workers == 1:
-        outcomes = list(map(play, tasks))
-    else:
-        with ProcessPoolExecutor(max_workers=args.workers) as pool:
-            outcomes = list(pool.map(play, tasks, chunksize=2))
+    outcomes: list[Outcome] = []
+    out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        # Each game is reported as it ends, so a run cut short still tells what it played.
+        for outcome in pool.map(play, tasks, chunksize=1) if args.workers > 1 else map(play, tasks):
+            outcomes.append(outcome)
+            won = sum(each.winner == each.seat for each in outcomes)
+            print(f"  {len(outcomes)} games, {won} won", flush=True)
+            if out:
+                out.write(json.dumps({"deal": outcome.deal, "seat": outcome.seat, "winner": outcome.winner}) + "\n")
+                out.flush()
+    if out:
+        out.close()
     elapsed = time.perf_counter() - started
     wins = sum(outcome.winner == outcome.seat for outcome in outcomes)
     low, high = wilson(wins, len(outcomes))
@@ -129,10 +135,6 @@ def main() -> None:
         + (f"worlds per contested move: median {statistics.median(worlds)}, " if worlds else "")
         + f"{elapsed:.0f} s"
     )
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as file:
-            for outcome in outcomes:
-                file.write(json.dumps({"deal": outcome.deal, "seat": outcome.seat, "winner": outcome.winner}) + "\n")
 
 
 if __name__ == "__main__":

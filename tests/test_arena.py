@@ -85,6 +85,8 @@ def test_arena_command_json_records_and_plot(tmp_path: Path, capsys: pytest.Capt
         (["--bots", "greedy", "--games", "2"], "the game needs at least 2"),
         (["--bots", "greedy,random", "--games", "2", "--plot", "x.pdf"], "name a .png or .svg file"),
         (["--bots", "greedy,random", "--games", "2", "--option", "wrap"], "write an option as NAME=VALUE"),
+        (["--bots", "greedy,random", "--games", "2", "--sprt", "p0=0.5"], "--sprt needs p1"),
+        (["--bots", "greedy,greedy", "--games", "2", "--sprt", "p0=0.5,p1=0.6"], "name at least one other level"),
     ],
 )
 def test_arena_refuses_bad_input_in_one_line(
@@ -273,13 +275,17 @@ def test_arena_command_sprt_json_keeps_every_field(tmp_path: Path, capsys: pytes
     assert "split fraction s = " in text
 
 
-def test_arena_with_per_seat_draws_saves_records_that_replay(
+def test_arena_draws_per_seat_unless_told_and_its_records_replay(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    arguments = ["--bots", "easy,greedy", "--games", "2", "--workers", "1", "--option", "pool_draws=per_seat"]
-    assert main(["arena", *arguments, "--save", str(tmp_path), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["games"] == 2
-    for path in sorted(tmp_path.glob("*.json")):
-        assert GameRecord.from_json(path.read_text(encoding="utf-8")).rules.pool_draws is PoolDraws.PER_SEAT
-        assert main(["replay", str(path)]) == 0
-    capsys.readouterr()
+    arguments = ["--bots", "easy,greedy", "--games", "2", "--workers", "1", "--json"]
+    for options, draws in (([], PoolDraws.PER_SEAT), (["--option", "pool_draws=shared"], PoolDraws.SHARED)):
+        saved = tmp_path / draws.value
+        assert main(["arena", *arguments, *options, "--save", str(saved)]) == 0
+        assert json.loads(capsys.readouterr().out)["games"] == 2
+        records = sorted(saved.glob("*.json"))
+        assert len(records) == 2
+        for path in records:
+            assert GameRecord.from_json(path.read_text(encoding="utf-8")).rules.pool_draws is draws
+            assert main(["replay", str(path)]) == 0
+        capsys.readouterr()

@@ -12,6 +12,7 @@ import pytest
 from tilerummy import Draw, Game, Play, Table, TilerummyError
 from tilerummy.bots import LEVELS, make_bot
 from tilerummy.bots.expert import ExpertBot, Search, _Race
+from tilerummy.bots.expert import play_out as play_world_out
 from tilerummy.bots.hard import HardBot, Reserve, hold_back
 from tilerummy.bots.win_model import win_probability
 from tilerummy.bots.worlds import Draws, World, deal_world, evidence, unseen_tiles
@@ -149,6 +150,16 @@ def test_expert_drops_a_candidate_only_when_it_is_clearly_behind() -> None:
     assert race.leader() == 0  # a tie goes to the earlier candidate, the greedy play
 
 
+def test_expert_keeps_the_greedy_play_in_the_race_through_the_first_worlds() -> None:
+    race = _Race(2)
+    for world in range(6):
+        race.record({0: 0.4 + 0.01 * (world % 2), 1: 0.6})
+    assert race.alive == [0, 1] and race.choice() == 1
+    for world in range(6):
+        race.record({0: 0.4 + 0.01 * (world % 2), 1: 0.6})
+    assert race.alive == [1]
+
+
 def test_expert_plays_greedy_when_no_world_was_played() -> None:
     race = _Race(4)
     assert race.leader() == 0 and race.choice() == 0
@@ -200,6 +211,18 @@ def test_every_seat_draws_the_same_tiles_whoever_draws_first() -> None:
     assert [second.draw(1), second.draw(1), second.draw(0)] == parse_tiles("B1 B2 R1")
     # A seat whose queue is spent draws from the fullest other one, until the pool is empty.
     assert [second.draw(1), second.draw(1), second.draw(0)] == [*parse_tiles("R2 R3"), None]
+
+
+def test_a_play_out_ends_when_someone_goes_out() -> None:
+    game = scenario(["K10 K11 K12 B5", "Y9 Y10 Y11"])
+    view = game.view(0)
+    world = World([Counter(parse_tiles("K10 K11 K12 B5")), Counter(parse_tiles("Y9 Y10 Y11"))], [[], []])
+    world.queues[:] = [parse_tiles("R1 R2"), parse_tiles("R3 R4")]
+    assert play_world_out(world, view, None, (), horizon=3) == 0.0  # the opponent opens with all its tiles
+    opening = Table.parse("K10 K11 K12")
+    assert play_world_out(world, view, opening, tuple(parse_tiles("K10 K11 K12")), horizon=3) == 0.0  # nor opening
+    world.racks[1] = Counter(parse_tiles("Y1 Y2 Y3"))  # too little to open: nobody goes out
+    assert 0.0 < play_world_out(world, view, opening, tuple(parse_tiles("K10 K11 K12")), horizon=3) < 1.0
 
 
 def test_evidence_reads_what_each_opponent_did_last() -> None:

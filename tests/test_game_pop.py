@@ -15,7 +15,7 @@ from tilerummy.game import Action, Draw, Pass, Play, Timeout
 
 from .helpers import scenario
 
-_FIXED = {"_before", "rules", "deal", "players", "started_at"}
+_FIXED = {"_before", "rules", "deal", "players", "started_at", "_pool_owner"}
 
 
 def full_state(game: Game) -> object:
@@ -94,10 +94,18 @@ def test_a_refused_action_leaves_nothing_to_pop() -> None:
     assert game.actions == ()
 
 
-@settings(max_examples=10, deadline=None)
-@given(st.integers(0, 2**32), st.booleans(), st.integers(2, 4))
-def test_pop_restores_every_position_of_random_games(seed: int, clocked: bool, players: int) -> None:
-    rules = Rules(turn_seconds=30, timeout_penalty=3) if clocked else Rules.preset("house")
+VARIANTS = {
+    "clocked": Rules(turn_seconds=30, timeout_penalty=3),
+    "house": Rules.preset("house"),
+    "per-seat draws": Rules(turn_seconds=None).replace(pool_draws="per_seat"),
+}
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(sorted(VARIANTS)), st.integers(2, 4))
+def test_pop_restores_every_position_of_random_games(seed: int, variant: str, players: int) -> None:
+    rules = VARIANTS[variant]
+    clocked = rules.turn_seconds is not None
     game = Game.new(players, rules=rules, seed=seed, started_at=0.0 if clocked else None)
     bots = [RandomBot(seed + seat) if seat % 2 else SimpleBot() for seat in range(players)]
     rng = random.Random(seed)

@@ -9,7 +9,7 @@ from tilerummy.bots import SimpleBot
 from tilerummy.rules import PoolDraws
 from tilerummy.tiles import Piece
 
-from .helpers import scenario
+from .helpers import scenario, snapshot
 
 PER_SEAT = Rules(pool_draws=PoolDraws.PER_SEAT)
 
@@ -89,3 +89,15 @@ def test_records_without_the_option_draw_from_a_shared_pool() -> None:
     data = json.loads(GameRecord.from_game(Game.new(2, seed=4)).to_json())
     del data["rules"]["pool_draws"]
     assert GameRecord.from_dict(data).rules.pool_draws is PoolDraws.SHARED
+
+
+def test_taking_back_per_seat_draws_restores_every_state() -> None:
+    game = Game.new(3, rules=PER_SEAT, seed=8)
+    states = [snapshot(game)]
+    for move in (Game.draw, Game.timeout, Game.draw, Game.draw, Game.timeout, Game.draw):
+        move(game, game.turn)
+        states.append(snapshot(game))
+    while game.actions:
+        states.pop()
+        game.pop()
+        assert snapshot(game) == states[-1]

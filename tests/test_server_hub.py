@@ -13,15 +13,7 @@ from tilerummy.server.limits import ServerLimits
 from tilerummy.server.protocol import ClientMessage
 from tilerummy.server.store import Change, Store, StoredGame, StoreError, open_store
 
-from .hubkit import Inbox, say
-
-
-class ManualClock:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
+from .hubkit import Inbox, ManualClock, say
 
 
 def _member() -> Member:
@@ -30,7 +22,14 @@ def _member() -> Member:
 
 def test_the_room_limit_is_kept(tmp_path: Path) -> None:
     async def scenario() -> None:
-        hub = Hub(open_store(str(tmp_path / "db.sqlite3")), BotPool(0), limits=ServerLimits(max_rooms=1))
+        clock = ManualClock()
+        hub = Hub(
+            open_store(str(tmp_path / "db.sqlite3")),
+            BotPool(0),
+            limits=ServerLimits(max_rooms=1),
+            clock=clock,
+            timers=clock,
+        )
         await hub.start()
         ana, bruno = _member(), _member()
         await say(hub, ana, type="hello", protocol=1, name="Ana")
@@ -49,7 +48,7 @@ def test_after_a_restart_the_turns_that_ran_out_end_at_their_deadlines(tmp_path:
     clock = ManualClock(1_000_000.0)
 
     async def first_run() -> tuple[str, str, str]:
-        hub = Hub(open_store(database), BotPool(0), clock=clock)
+        hub = Hub(open_store(database), BotPool(0), clock=clock, timers=clock)
         await hub.start()
         ana, bruno = _member(), _member()
         await say(hub, ana, type="hello", protocol=1, name="Ana")
@@ -69,7 +68,7 @@ def test_after_a_restart_the_turns_that_ran_out_end_at_their_deadlines(tmp_path:
     clock.now += 25
 
     async def second_run() -> None:
-        hub = Hub(open_store(database), BotPool(0), clock=clock)
+        hub = Hub(open_store(database), BotPool(0), clock=clock, timers=clock)
         await hub.start()
         room = hub.rooms[code]
         assert room.game is not None
@@ -105,6 +104,9 @@ class FlakyStore:
             raise StoreError("could not write to the database: disk full")
         self.inner.commit(change)
 
+    def stored_version(self) -> int:
+        return self.inner.stored_version()
+
     def rooms(self, *, active_only: bool) -> list[dict[str, Any]]:
         return self.inner.rooms(active_only=active_only)
 
@@ -121,7 +123,8 @@ class FlakyStore:
 def test_an_action_whose_write_fails_is_taken_back(tmp_path: Path) -> None:
     async def scenario() -> None:
         store = FlakyStore(open_store(str(tmp_path / "db.sqlite3")))
-        hub = Hub(store, BotPool(0), clock=ManualClock(1000.0))
+        clock = ManualClock()
+        hub = Hub(store, BotPool(0), clock=clock, timers=clock)
         await hub.start()
         ana, bruno = _member(), _member()
         await say(hub, ana, type="hello", protocol=1, name="Ana")

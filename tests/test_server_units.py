@@ -133,6 +133,7 @@ def test_a_room_seats_people_then_refuses_more() -> None:
         ([SeatSpec(kind="person"), SeatSpec(kind="bot", level="genius")], {}, "bad_request", "seats[1]: bot level"),
         ([SeatSpec(kind="person")] * 2, {"turn_seconds": 0.5}, "bad_rules", "turn_seconds=0.5: at least 1"),
         ([SeatSpec(kind="person")] * 2, {"rounds": 0}, "bad_rules", "rounds=0"),
+        ([SeatSpec(kind="person")] * 2, {"rounds": 101}, "bad_rules", "rounds=101: at least 1 and at most 100"),
     ],
 )
 def test_a_room_the_game_cannot_have_is_refused(
@@ -183,7 +184,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
         pytest.skip("no PostgreSQL server (set TILERUMMY_TEST_POSTGRES_URL)")
     psycopg = pytest.importorskip("psycopg")
     with psycopg.connect(url, autocommit=True) as connection:
-        connection.execute("DROP TABLE IF EXISTS rooms, games, actions")
+        connection.execute("DROP TABLE IF EXISTS rooms, games, actions, schema_version")
     return open_store(url)
 
 
@@ -235,3 +236,20 @@ def test_every_example_in_the_protocol_doc_is_a_valid_message() -> None:
     for direction, union in (("client", "ClientMessage"), ("server", "ServerMessage")):
         mapping = schema[union]["discriminator"]["mapping"]
         assert kinds[direction] == set(mapping), f"{direction} messages without an example"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--public-url", "example.com"], "--public-url 'example.com': expected http(s)://host[:port]"),
+        (["--public-url", "https://example.com/play"], "the server is served at the root, without a path"),
+        (["--max-connections-per-address", "0"], "each --max-... option 1 or more"),
+        (["--max-rooms-per-address", "0"], "each --max-... option 1 or more"),
+    ],
+)
+def test_serve_refuses_a_bad_address_or_limit_in_one_line(
+    capsys: pytest.CaptureFixture[str], arguments: list[str], message: str
+) -> None:
+    assert main(["serve", *arguments]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("tilerummy serve: ") and message in error and error.count("\n") == 1

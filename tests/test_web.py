@@ -377,6 +377,24 @@ def test_a_host_plays_a_match_of_two_rounds_and_sees_its_totals(server: ServerPr
     page.context.close()
 
 
+def test_the_lobby_shows_the_round_and_totals_of_a_match_being_played(server: ServerProcess, browser: Browser) -> None:
+    player = Client(server, "Lia")
+    player.create(
+        [{"kind": "person"}, {"kind": "bot", "level": "easy"}],
+        rules={"options": {"turn_seconds": None, "rounds": 3}},
+        public=True,
+    )
+    player.request({"type": "start_game"})
+    page = _page(browser, DESKTOP)
+    page.goto(server.url)
+    entry = page.locator("#lobby li", has_text=player.code)
+    expect(entry.locator(".lobby-match")).to_have_text("Round 1 of 3 · 0 / 0")
+    screenshot(page, "lobby-match-desktop")
+    player.close()
+    _no_page_errors(page)
+    page.context.close()
+
+
 def test_the_language_follows_the_browser_and_the_switch(server: ServerProcess, browser: Browser) -> None:
     page = _page(browser, PHONE, locale="it-IT")
     page.goto(server.url)

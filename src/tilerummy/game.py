@@ -427,16 +427,18 @@ class Game:
             drawn, self._pool = self._pool[:count], self._pool[count:]
         else:
             drawn = []
+            pool = list(self._pool)  # a new list: the state remembered for pop() holds the old one
             for _ in range(count):
-                drawn.append(self._next_own_draw(seat))
-                self._pool.remove(drawn[-1])
+                drawn.append(self._next_own_draw(seat, pool))
+                pool.remove(drawn[-1])
+            self._pool = pool
         self._racks[seat] = sorted(self._racks[seat] + drawn)
         if not self._pool and self._turns_after_pool_empty is None:
             # The pool just ran out: from the next player on, the ending rule counts turns.
             self._turns_after_pool_empty = -1
 
-    def _next_own_draw(self, seat: int) -> Piece:
-        """The seat's next tile of its own share; once that is used up, the last
+    def _next_own_draw(self, seat: int, pool: Sequence[Piece]) -> Piece:
+        """The seat's next tile of its own share of ``pool``; once that is used up, the last
         tile of the largest share left (the tile its owner would draw last; on
         a tie, the owner next in turn after the seat).
 
@@ -447,7 +449,7 @@ class Game:
         """
         players = len(self.players)
         shares: list[list[Piece]] = [[] for _ in range(players)]
-        for piece in self._pool:
+        for piece in pool:
             shares[self._pool_owner[piece]].append(piece)
         if shares[seat]:
             return shares[seat][0]

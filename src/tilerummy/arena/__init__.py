@@ -1,7 +1,11 @@
 """The arena: bots play many games on mirrored deals, and their strength is measured.
 
 Every deal is played once per rotation of the seats, so each bot plays each
-starting rack and each seat: luck of the deal cancels out.
+starting rack and each seat: luck of the deal cancels out. Each seat draws
+its own share of the pool by default, so the luck of the draws cancels too.
+A deal's games are scored together (:mod:`.pairs`), and a sequential test
+(:mod:`.sprt`) can stop play as soon as those scores decide between two
+win shares.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from pathlib import Path
 
 from ..bots import LEVELS
 from ..errors import TilerummyError
-from ..rules import Rules
+from ..rules import PoolDraws, Rules
 from .games import GameOutcome, GameSpec, play, record_path, schedule
 from .pairs import deal_score
 from .report import ArenaReport, BotReport, summarise
@@ -38,7 +42,8 @@ def run_arena(
     sprt: SprtHypotheses | None = None,
 ) -> ArenaReport:
     """Play ``games`` games (rounded up to whole deals) between ``bots`` (level
-    names, one per seat) and report.
+    names, one per seat) and report. Without ``rules``, the standard rules
+    with per-seat draws, which keep a deal's games alike longer.
 
     With ``sprt``, deals are judged in order as they finish and play stops at
     the first deal that decides the test, ``games`` being the most it may
@@ -52,7 +57,9 @@ def run_arena(
     unknown = [bot for bot in bots if bot not in LEVELS]
     if unknown:
         raise TilerummyError(f"unknown bot {unknown[0]!r} (choose from {', '.join(LEVELS)})")
-    rules = rules or Rules()
+    if sprt is not None and len(set(bots)) == 1:
+        raise TilerummyError(f"--sprt tests {bots[0]} against other bots: name at least one other level")
+    rules = rules or Rules(pool_draws=PoolDraws.PER_SEAT)
     rules.check_players(len(bots))
     if games < 1:
         raise TilerummyError(f"{games} games: play at least one")

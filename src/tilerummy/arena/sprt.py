@@ -108,11 +108,22 @@ def log_likelihood_ratio(counts: Sequence[float], p0: float, p1: float) -> float
 
 def _log_likelihood(frequencies: Sequence[float], scores: Sequence[float], mean: float) -> float:
     """The log-likelihood per deal of the likeliest distribution of scores
-    with this mean, less that of the observed frequencies.
+    with this mean, less that of the observed frequencies."""
+    likeliest = likeliest_with_mean(frequencies, scores, mean)
+    return sum(f * math.log(p / f) for f, p in zip(frequencies, likeliest, strict=True) if f > 0)
 
-    By a Lagrange multiplier, that distribution gives score x the probability
-    f(x) / (1 + t (x - mean)), where t makes the probabilities' mean ``mean``;
-    the constraint's sum falls as t grows, so bisection finds t.
+
+def likeliest_with_mean(frequencies: Sequence[float], scores: Sequence[float], mean: float) -> list[float]:
+    """Of the distributions of ``scores`` whose mean is ``mean``, the likeliest
+    to have given these frequencies (every score needs a frequency above 0
+    for means near the ends).
+
+    By a Lagrange multiplier, it gives score x the probability
+    f(x) / (1 + t (x - mean)), where t makes the mean ``mean``; that mean
+    falls as t grows, so bisection finds t.
+
+    >>> [round(p, 3) for p in likeliest_with_mean([0.25, 0.5, 0.25], [0.0, 0.5, 1.0], 0.6)]
+    [0.169, 0.463, 0.369]
     """
     low, high = -1 / (max(scores) - mean), 1 / (mean - min(scores))
 
@@ -126,7 +137,7 @@ def _log_likelihood(frequencies: Sequence[float], scores: Sequence[float], mean:
         else:
             high = middle
     t = (low + high) / 2
-    return -sum(f * math.log1p(t * (x - mean)) for f, x in zip(frequencies, scores, strict=True))
+    return [f / (1 + t * (x - mean)) for f, x in zip(frequencies, scores, strict=True)]
 
 
 @dataclass(frozen=True, slots=True)

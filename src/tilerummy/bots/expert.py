@@ -13,7 +13,8 @@ a win probability fitted on games of greedy players (:mod:`.win_model`).
 Every candidate is tried in the same worlds, so the comparison is not
 drowned in the luck of the deal; a candidate that falls clearly behind the
 leader (by more than two standard errors of their paired differences)
-stops being tried, so the time goes to the close calls. The greedy play is
+stops being tried (the greedy play only after a dozen worlds), so the
+time goes to the close calls. The greedy play is
 made unless another candidate is ahead of it by a margin the paired
 results support. A move with one sensible candidate (nothing to play, or
 going out) is made at once; otherwise the bot stops when its time budget is
@@ -50,6 +51,10 @@ MIN_WORLDS = 4
 #: A candidate this many standard errors behind the leader is dropped.
 DROP_AT = 2.0
 
+#: Worlds played before the greedy play, the default, may be dropped: a few
+#: worlds' spread is too rough a guess to give up the default on.
+MIN_WORLDS_TO_DROP_GREEDY = 12
+
 
 @dataclass(frozen=True, slots=True)
 class Search:
@@ -62,9 +67,14 @@ class Search:
     (a chance of winning).
     ``evidence``: how much less likely a deal is per tile an opponent could have placed
     but did not (0: deals ignore what the opponents did).
+    ``endgame_rack``, ``endgame_horizon``: once some rack holds this many tiles or fewer,
+    worlds are played for this many turns of each player (or until someone goes out),
+    since the game is close to its end and the win model's guess is least needed.
     """
 
     horizon: int = 3
+    endgame_rack: int = 5
+    endgame_horizon: int = 8
     worlds: int | None = None
     overrule_at: float = 1.5
     overrule_margin: float = 0.01
@@ -108,6 +118,7 @@ class ExpertBot:
         race = _Race(len(options), search)
         unseen = unseen_tiles(view)
         clues = evidence(view)
+        horizon = search.endgame_horizon if min(view.rack_sizes) <= search.endgame_rack else search.horizon
         deadline = started + self.budget
         # A world counts only once every candidate still racing was played out
         # in it, so that all are compared on the same worlds; with none (no
@@ -118,7 +129,7 @@ class ExpertBot:
             world = deal_world(view, unseen, clues, self._rng, strength=search.evidence)
             outcomes: dict[int, float] = {}
             for index in race.alive:
-                outcomes[index] = play_out(world, view, options[index].table, options[index].placed, search.horizon)
+                outcomes[index] = play_out(world, view, options[index].table, options[index].placed, horizon)
                 if time.perf_counter() >= deadline:
                     break
             if len(outcomes) < len(race.alive):
@@ -175,7 +186,13 @@ class _Race:
         if len(self._worlds) < MIN_WORLDS:
             return
         leader = self.leader()
-        self.alive = [index for index in self.alive if index == leader or not self._ahead(leader, index, DROP_AT)]
+        self.alive = [
+            index
+            for index in self.alive
+            if index == leader
+            or (index == 0 and len(self._worlds) < MIN_WORLDS_TO_DROP_GREEDY)
+            or not self._ahead(leader, index, DROP_AT)
+        ]
 
     def leader(self) -> int:
         """The best average among those still running (the first, the greedy play, with no world yet)."""

@@ -4,7 +4,9 @@ The expert bot's play-outs stop after a few turns; this model scores where
 they stopped. It is a logistic regression over a few public quantities (the
 seat's own rack size, the fewest tiles an opponent holds, the pool's size,
 whose turn it is, who has made the initial meld), fitted on games in which
-every seat plays the greedy solver, which is how the play-outs continue. One
+every seat plays the greedy solver, which is how the play-outs continue.
+Rack sizes enter through their logarithms alone, so that the fit cannot
+make holding more tiles look better over some range of sizes. One
 coefficient vector per number of players; games of more players than were
 fitted use the largest fitted count.
 
@@ -24,8 +26,6 @@ FEATURES: tuple[str, ...] = (
     "bias",
     "log_own_tiles",
     "log_fewest_other_tiles",
-    "own_tiles",
-    "fewest_other_tiles",
     "pool",
     "own_turn_next",
     "own_melded",
@@ -48,8 +48,6 @@ def features(
         1.0,
         math.log1p(own),
         math.log1p(fewest),
-        own / 10,
-        fewest / 10,
         pool_size / 20,
         float(turn == seat),
         float(melded[seat]),

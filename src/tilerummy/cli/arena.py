@@ -13,6 +13,7 @@ from ..arena.plot import draw_report
 from ..arena.text import report_lines
 from ..bots import LEVELS
 from ..errors import TilerummyError
+from ..rules import PoolDraws, option_from_text
 from ..tiles import shorten
 from ._common import add_rules_arguments, bot_levels, check_seed, destination, rules_text, rules_with_options
 
@@ -32,7 +33,8 @@ def register(commands: Commands) -> None:
         description="Play many games between bots on mirrored deals (each deal once per seat rotation) "
         "and report win shares with 95% Wilson intervals, scores, ratings and speed, and the first bot's "
         "deals scored together (each deal's rotations as one score). With --sprt, stop as soon as a "
-        "sequential test on those deal scores accepts one of two win shares for the first bot.",
+        "sequential test on those deal scores accepts one of two win shares for the first bot. "
+        "Each seat draws its own share of the pool (pool_draws=per_seat) unless --option says otherwise.",
     )
     arena.add_argument(
         "--bots", required=True, metavar="A,B[,...]", help=f"one level per seat, 2 to 6 of: {', '.join(LEVELS)}"
@@ -64,6 +66,9 @@ def register(commands: Commands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     rules = rules_with_options(args)
+    if "pool_draws" not in {option_from_text(text)[0] for text in args.option}:
+        # Per-seat draws keep a deal's games alike longer, for the same game from each seat's view.
+        rules = rules.replace(pool_draws=PoolDraws.PER_SEAT)
     levels = bot_levels(args.bots)
     if args.games > MAX_GAMES:
         raise TilerummyError(f"--games {shorten(str(args.games))}: choose 1 to {MAX_GAMES:,}")

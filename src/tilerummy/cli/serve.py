@@ -30,7 +30,27 @@ def register(commands: Commands) -> None:
     )
     serve.add_argument("--bot-workers", type=int, default=2, metavar="N", help="processes for bots (0: threads)")
     serve.add_argument("--max-rooms", type=int, default=2000, metavar="N", help="rooms open or playing at once")
+    serve.add_argument(
+        "--max-rooms-per-address",
+        type=int,
+        default=10,
+        metavar="N",
+        help="rooms open or playing created from one address",
+    )
     serve.add_argument("--max-connections", type=int, default=5000, metavar="N", help="connections at once")
+    serve.add_argument(
+        "--max-connections-per-address", type=int, default=50, metavar="N", help="connections at once from one address"
+    )
+    serve.add_argument(
+        "--public-url", metavar="URL", help="the address people reach the server at, for invite links (https://host)"
+    )
+    serve.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="a host name pages may come from besides the public URL's and loopback (repeatable)",
+    )
     serve.add_argument("--schema", action="store_true", help="print the protocol's JSON Schema and exit")
     serve.set_defaults(handler=run)
 
@@ -39,21 +59,32 @@ def run(args: argparse.Namespace) -> int:
     # Imported here so that the other commands start without loading the server.
     from ..server import Settings, json_schema, serve
     from ..server.limits import ServerLimits
+    from ..server.public_address import AddressError, PublicAddress, check_public_url
 
     if args.schema:
         print(json.dumps(json_schema(), indent=1))
         return 0
     if not 0 <= args.port <= 65535:
         raise TilerummyError(f"--port {args.port}: choose 0 to 65535")
-    if args.bot_workers < 0 or args.max_rooms < 1 or args.max_connections < 1:
-        raise TilerummyError("--bot-workers is 0 or more, --max-rooms and --max-connections 1 or more")
+    limits = (args.max_rooms, args.max_rooms_per_address, args.max_connections, args.max_connections_per_address)
+    if args.bot_workers < 0 or min(limits) < 1:
+        raise TilerummyError("--bot-workers is 0 or more, and each --max-... option 1 or more")
+    try:
+        public_url = check_public_url(args.public_url) if args.public_url is not None else None
+    except AddressError as error:
+        raise TilerummyError(str(error)) from None
     _check_address(args.host, args.port)
     _check_database(args.db)
     settings = Settings(
         database=args.db,
         bot_workers=args.bot_workers,
-        limits=ServerLimits(max_rooms=args.max_rooms),
-        max_connections=args.max_connections,
+        limits=ServerLimits(
+            max_rooms=args.max_rooms,
+            max_rooms_per_address=args.max_rooms_per_address,
+            max_connections=args.max_connections,
+            max_connections_per_address=args.max_connections_per_address,
+        ),
+        public=PublicAddress(public_url, frozenset(host.strip().lower() for host in args.allowed_host)),
     )
     serve(args.host, args.port, settings)
     return 0

@@ -7,11 +7,11 @@ only if the game is where it was when the bot started thinking.
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING
 
 from ..errors import Reason
 from ..game import Action, Draw, Pass, Play
+from .clock import sleep
 from .members import Member, room_of, seat_of
 from .protocol import Hint, HintRequest
 from .rooms import Room, RoomError
@@ -34,7 +34,7 @@ class BotTurns:
         """Play the turn after move ``moves`` for its seat, unless the game moved on meanwhile."""
         game = room.game
         assert game is not None
-        await asyncio.sleep(room.options.bot_delay)
+        await sleep(self.hub.timers, room.options.bot_delay)
         async with room.lock:
             # Read under the lock: an action may be under way in the store's thread.
             if room.game is not game or len(game.actions) != moves:

@@ -36,6 +36,8 @@ class Chat:
         self.hub.tell.to_others(room, member, line.model_dump_json())
 
     async def on_mute(self, member: Member, room: Room, message: Mute) -> None:
+        if not member.host and self.hub.seating.pass_host_if_gone(room):
+            await self.hub.seating.save_room(room)
         if not member.host:
             raise RoomError("not_host", "only the host can mute")
         if message.muted:
@@ -66,3 +68,6 @@ class Chat:
             raise RoomError(Reason.NOT_IN_RACK.value, f"{tile} is neither on the table nor in your rack")
         room.live = LiveTableUpdate(seat=seat, moves=len(game.actions), sets=message.sets)
         self.hub.tell.to_others(room, member, room.live.model_dump_json())
+        if message.id is not None:
+            # Shown to the others; a request with an id still gets its one answer.
+            member.send(room.live.model_copy(update={"reply_to": message.id}))

@@ -28,11 +28,12 @@ from .bot_turns import BOT_BUDGET_SECONDS, BotTurns
 from .botpool import BotPool
 from .broadcast import Broadcast
 from .chat import Chat
-from .clock import Clock, wall_clock
+from .clock import Clock, LoopTimers, Timers, wall_clock
 from .limits import ServerLimits
 from .members import Member, Outbox, RoomRuntime, refusal, room_of
 from .protocol import (
     PROTOCOL_VERSION,
+    BadMessage,
     ClientMessage,
     CreateRoom,
     DrawTile,
@@ -53,6 +54,7 @@ from .protocol import (
     SendChat,
     StartGame,
     Welcome,
+    parse_client_message,
 )
 from .rooms import Room, RoomError
 from .seating import Seating
@@ -80,12 +82,14 @@ class Hub:
         *,
         limits: ServerLimits | None = None,
         clock: Clock = wall_clock,
+        timers: Timers | None = None,
         bot_budget: float = BOT_BUDGET_SECONDS,
     ) -> None:
         self.store = store
         self.bots = bots
         self.limits = limits or ServerLimits()
         self.clock = clock
+        self.timers: Timers = timers or LoopTimers()
         self.bot_budget = bot_budget
         self.rooms: dict[str, Room] = {}
         self.runtime: dict[str, RoomRuntime] = {}
@@ -193,6 +197,19 @@ class Hub:
         return self.runtime[room.code].members
 
     # --- Messages ------------------------------------------------------------
+
+    async def receive(self, member: Member, text: str) -> None:
+        """Read and answer one message as sent; whatever it holds, its sender gets an answer."""
+        try:
+            parsed = parse_client_message(text)
+        except BadMessage as error:
+            member.send(refusal("bad_message", str(error), error.request_id))
+            return
+        try:
+            await self.handle(member, parsed)
+        except Exception:
+            log.exception("a %s message failed", parsed.type)
+            member.send(refusal("server_error", "the server failed on this message", parsed.id))
 
     async def handle(self, member: Member, message: ClientMessage) -> None:
         """Answer one message; every refusal is an error message, never an exception."""

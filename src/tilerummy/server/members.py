@@ -14,6 +14,7 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from ..errors import Reason
+from .clock import Timer
 from .limits import TokenBucket
 from .protocol import Error, Joined, RequestId
 from .rooms import Room, RoomError, Seat
@@ -24,6 +25,9 @@ class Outbox(Protocol):
 
     def send(self, text: str) -> None: ...
 
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection after what is queued (a WebSocket close code)."""
+
 
 @dataclass(eq=False)
 class Member:
@@ -32,6 +36,9 @@ class Member:
     outbox: Outbox
     #: The server's address as the client reached it ("http://host:port"), for invite links.
     base_url: str = ""
+    #: The client's network address, for the limits per address (empty: not from the network,
+    #: as when the hub is driven in-process).
+    address: str = ""
     name: str | None = None
     room: Room | None = None
     seat: int | None = None
@@ -47,11 +54,13 @@ class RoomRuntime:
     """A room's part that is never stored: who is in it, its timers, its bot at work."""
 
     members: set[Member] = field(default_factory=set)
-    timers: list[asyncio.TimerHandle] = field(default_factory=list)
+    timers: list[Timer] = field(default_factory=list)
     #: When an away player's grace period ends, the room hears that a bot stands in.
-    grace_timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
+    grace_timers: dict[int, Timer] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     idle_since: float | None = None
+    #: The address of the connection that created the room (not stored: after a restart, none).
+    creator_address: str | None = None
 
     def cancel_turn_timers(self) -> None:
         """The turn's timers (not the grace periods, which outlast turns)."""

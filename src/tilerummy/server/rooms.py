@@ -39,8 +39,16 @@ from .protocol import (
 #: No 0/O or 1/I, so a code read aloud or copied by hand is not mistaken.
 ROOM_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CHAT_HISTORY = 50
-#: Shorter turns would let one room keep the server busy with timeouts.
-MIN_TURN_SECONDS = 1.0
+#: The range of each number in the rules that a room on the server may use: shorter turns
+#: would let one room keep the server busy with timeouts, and absurd values only break clients.
+ONLINE_RULE_RANGES: dict[str, tuple[float, float]] = {
+    "turn_seconds": (1, 3600),
+    "initial_meld_points": (0, 200),
+    "timeout_penalty": (0, 20),
+    "joker_penalty": (0, 200),
+    "rounds": (1, 100),
+    "target_score": (1, 10_000),
+}
 
 RoomStatus = Literal["open", "playing", "finished"]
 
@@ -83,16 +91,26 @@ class Seat:
     level: str | None = None
     name: str | None = None
     token_hash: str | None = None
+    #: When the person took the seat: the longest seated becomes host when the host is gone.
+    seated_at: float = 0.0
     # Not stored: who is connected now. After a restart everyone is away until they come back.
     connections: int = 0
     away_since: float | None = None
 
     def to_data(self) -> dict[str, Any]:
-        return {"kind": self.kind, "level": self.level, "name": self.name, "token_hash": self.token_hash}
+        return {
+            "kind": self.kind,
+            "level": self.level,
+            "name": self.name,
+            "token_hash": self.token_hash,
+            "seated_at": self.seated_at,
+        }
 
     @classmethod
     def from_data(cls, index: int, data: dict[str, Any], now: float) -> Seat:
-        seat = cls(index, data["kind"], data.get("level"), data.get("name"), data.get("token_hash"))
+        seat = cls(
+            index, data["kind"], data.get("level"), data.get("name"), data.get("token_hash"), data.get("seated_at", 0.0)
+        )
         if seat.kind == "person" and seat.name is not None:
             seat.away_since = now
         return seat
@@ -144,10 +162,10 @@ class Room:
             rules.check_players(len(request.seats))
         except (RulesError, TypeError) as error:
             raise RoomError("bad_rules", str(error)) from None
-        if rules.turn_seconds is not None and rules.turn_seconds < MIN_TURN_SECONDS:
-            raise RoomError(
-                "bad_rules", f"turn_seconds={rules.turn_seconds}: at least {MIN_TURN_SECONDS:g} on the server"
-            )
+        for name, (low, high) in ONLINE_RULE_RANGES.items():
+            value = getattr(rules, name)
+            if value is not None and not low <= value <= high:
+                raise RoomError("bad_rules", f"{name}={value:g}: at least {low:g} and at most {high:g} on the server")
         options = request.options.model_copy(
             update={"stand_in_level": check_level(request.options.stand_in_level, "options.stand_in_level")}
         )
@@ -168,19 +186,25 @@ class Room:
     def free_seat(self) -> Seat | None:
         return next((seat for seat in self.seats if seat.kind == "person" and seat.name is None), None)
 
-    def take_seat(self, name: str, token: str) -> Seat:
+    def take_seat(self, name: str, token: str, now: float = 0.0) -> Seat:
         """Seat a person in the first free person seat.
 
         :raises RoomError: when the game has begun or every seat is taken.
         """
-        if self.status != "open":
-            raise RoomError("game_started", "the game has begun: join as a spectator, or with your seat's token")
+        self.check_seat_free()
         seat = self.free_seat()
-        if seat is None:
-            raise RoomError("room_full", "every seat is taken: join as a spectator")
+        assert seat is not None
         seat.name = self.unique_name(name)
         seat.token_hash = hash_token(token)
+        seat.seated_at = now
         return seat
+
+    def check_seat_free(self) -> None:
+        """:raises RoomError: when the game has begun or every seat is taken."""
+        if self.status != "open":
+            raise RoomError("game_started", "the game has begun: join as a spectator, or with your seat's token")
+        if self.free_seat() is None:
+            raise RoomError("room_full", "every seat is taken: join as a spectator")
 
     @property
     def abandoned(self) -> bool:
@@ -191,6 +215,7 @@ class Room:
         """Give a person seat back before the game begins."""
         seat.name = None
         seat.token_hash = None
+        seat.seated_at = 0.0
         seat.connections = 0
         seat.away_since = None
 
@@ -295,6 +320,7 @@ class Room:
             invite=f"/r/{self.code}",
             status=self.status,
             host=self.host_name,
+            host_seat=next((seat.index for seat in self.seats if seat.token_hash == self.host_token_hash), None),
             seats=[
                 SeatState(
                     seat=seat.index,

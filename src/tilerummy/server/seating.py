@@ -1,5 +1,8 @@
 """Coming and going: rooms created, joined (by code, token or quick match) and left; games
 started; the lobby's list of public rooms; rooms closed once nobody has been in them for long.
+
+The host's rights pass, when the host is not in the room, to the person present who has sat
+in it longest; a connection is in one room at a time, and a seat has one connection.
 """
 
 from __future__ import annotations
@@ -7,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..fairness import new_salt, new_seed
+from .gate import CLOSE_REPLACED, limited_per_address
 from .limits import TokenBucket
 from .members import Member, RoomRuntime, joined, refusal
 from .protocol import (
@@ -39,17 +43,31 @@ class Seating:
     def active_rooms(self) -> int:
         return sum(1 for room in self.hub.rooms.values() if room.status != "finished")
 
+    def rooms_from(self, address: str) -> int:
+        """Rooms open or playing that connections from this address created."""
+        hub = self.hub
+        return sum(
+            1
+            for code, runtime in hub.runtime.items()
+            if runtime.creator_address == address and hub.rooms[code].status != "finished"
+        )
+
     async def on_create(self, member: Member, message: CreateRoom) -> None:
         assert member.name is not None
         hub = self.hub
         if self.active_rooms() >= hub.limits.max_rooms:
             raise RoomError("too_many_rooms", "the server has as many rooms as it can hold: try again later")
-        await self.leave(member, explicit=True, reply_to=None, quiet=True)
+        if limited_per_address(member.address) and self.rooms_from(member.address) >= hub.limits.max_rooms_per_address:
+            detail = f"at most {hub.limits.max_rooms_per_address} rooms open or playing from one address"
+            raise RoomError("too_many_rooms", detail)
+        now = hub.clock()
         token = new_token()
-        room = Room.create(new_room_code(hub.rooms), message, token, member.name, hub.clock())
-        seat = room.take_seat(member.name, token) if room.free_seat() is not None else None
+        room = Room.create(new_room_code(hub.rooms), message, token, member.name, now)
+        # Told, not silent: a connection is in one room at a time.
+        await self.leave(member, explicit=True, reply_to=None, quiet=member.room is None)
+        seat = room.take_seat(member.name, token, now) if room.free_seat() is not None else None
         hub.rooms[room.code] = room
-        hub.runtime[room.code] = RoomRuntime()
+        hub.runtime[room.code] = RoomRuntime(creator_address=member.address)
         try:
             await self.save_room(room)
         except StoreError:
@@ -69,10 +87,17 @@ class Seating:
         room = self.hub.rooms.get(code.strip().upper())
         if room is None:
             raise RoomError("no_such_room", f"no room has the code {code!r}")
-        if member.room is not None and member.room is not room:
-            await self.leave(member, explicit=True, reply_to=None, quiet=True)
-        elif member.room is room:
+        if member.room is room:
             raise RoomError("already_in_room", "you are already in this room")
+        if member.room is not None:
+            # A join that will be refused leaves the member where they are.
+            if token is not None:
+                if room.seat_for_token(token) is None and not room.is_host_token(token):
+                    raise RoomError("bad_token", "this token holds no seat in this room")
+            elif role == "player":
+                room.check_seat_free()
+            # Told, not silent: a connection is in one room at a time.
+            await self.leave(member, explicit=True, reply_to=None)
         async with room.lock:
             seat: Seat | None = None
             host = False
@@ -83,16 +108,20 @@ class Seating:
                 if seat is None and not host:
                     raise RoomError("bad_token", "this token holds no seat in this room")
                 given_token = None
+                if seat is not None:
+                    self._replace(room, seat)
             elif role == "player":
                 given_token = new_token()
-                seat = room.take_seat(member.name, given_token)
+                seat = room.take_seat(member.name, given_token, self.hub.clock())
                 try:
                     await self.save_room(room)
                 except StoreError:
                     room.free(seat)
                     raise
             self._enter(member, room, seat, host=host)
-            member.send(joined(member, room, seat, token=given_token, host=host, reply_to=reply_to))
+            if room.status != "playing" and self.pass_host_if_gone(room):
+                await self.save_room(room)
+            member.send(joined(member, room, seat, token=given_token, host=member.host, reply_to=reply_to))
             # The others hear of the newcomer first, so the snapshot holds the newest number.
             self.hub.tell.room(room, but=member)
             self.hub.tell.snapshot(member, room, None)
@@ -106,6 +135,8 @@ class Seating:
                 and room.status == "open"
                 and room.free_seat() is not None
                 and member.room is not room
+                # A room nobody is in may never start: newcomers are not sent there.
+                and self.hub.members(room)
             ):
                 await self.join(member, room.code, "player", None, message.id)
                 return
@@ -120,10 +151,40 @@ class Seating:
     async def on_leave(self, member: Member, message: LeaveRoom) -> None:
         await self.leave(member, explicit=True, reply_to=message.id)
 
+    def _replace(self, room: Room, seat: Seat) -> None:
+        """A seat has one connection: one that held it before is told, and closed."""
+        runtime = self.hub.runtime[room.code]
+        for other in [other for other in runtime.members if other.seat == seat.index]:
+            runtime.members.discard(other)
+            seat.connections = max(0, seat.connections - 1)
+            other.room, other.seat, other.host = None, None, False
+            other.send(refusal("replaced", "your seat was taken by another connection with its token"))
+            other.outbox.close(CLOSE_REPLACED, "replaced")
+
+    def pass_host_if_gone(self, room: Room) -> bool:
+        """When the host is not in the room, the person present who has sat in it longest becomes
+        the host (their seat's token gives the rights back after a reconnection); whether it passed."""
+        members = self.hub.members(room)
+        if any(member.host for member in members):
+            return False
+        present = [room.seats[member.seat] for member in members if member.seat is not None]
+        # Only a seat with a token can carry the rights over a reconnection.
+        present = [seat for seat in present if seat.token_hash is not None]
+        if not present:
+            return False
+        heir = min(present, key=lambda seat: (seat.seated_at, seat.index))
+        assert heir.token_hash is not None
+        room.host_token_hash, room.host_name = heir.token_hash, heir.name
+        for member in members:
+            member.host = member.seat == heir.index
+        return True
+
     def _enter(self, member: Member, room: Room, seat: Seat | None, *, host: bool) -> None:
         hub = self.hub
         member.room, member.seat, member.host = room, seat.index if seat is not None else None, host
-        member.chat_bucket = TokenBucket(rate=hub.limits.chats_per_minute / 60, burst=3, now=hub.clock())
+        member.chat_bucket = TokenBucket(
+            rate=hub.limits.chats_per_minute / 60, burst=hub.limits.chat_burst, now=hub.clock()
+        )
         runtime = hub.runtime[room.code]
         runtime.members.add(member)
         runtime.idle_since = None
@@ -154,6 +215,7 @@ class Seating:
             if not runtime.members:
                 runtime.idle_since = hub.clock()
             seat = room.seats[member.seat] if member.seat is not None else None
+            was_host = member.host
             member.room, member.seat, member.host = None, None, False
             if seat is None:
                 room.spectators = max(0, room.spectators - 1)
@@ -175,9 +237,13 @@ class Seating:
                 # Nobody is left to start it: close it now rather than in an hour.
                 await self._close_room(room)
                 return
+            if was_host and room.status != "playing" and self.pass_host_if_gone(room):
+                await self.save_room(room)
             hub.tell.room(room)
 
     async def on_start(self, member: Member, room: Room, message: StartGame | Rematch) -> None:
+        if not member.host and self.pass_host_if_gone(room):
+            await self.save_room(room)
         if not member.host:
             raise RoomError("not_host", "only the host can start a game")
         if isinstance(message, Rematch) and room.status != "finished":
@@ -235,12 +301,15 @@ class Seating:
 
     async def sweep(self) -> None:
         """Close rooms nobody has been in for a long time, unless a game runs in them
-        (their finished games stay in the store)."""
+        (their finished games stay in the store), and rooms not yet started soon after
+        everyone left them: nobody may be waiting for them, and they count against the limits."""
         now = self.hub.clock()
         for code, runtime in list(self.hub.runtime.items()):
             room = self.hub.rooms[code]
-            idle = runtime.idle_since is not None and now - runtime.idle_since > IDLE_ROOM_SECONDS
-            if idle and room.status != "playing":
+            if runtime.idle_since is None or room.status == "playing":
+                continue
+            idle = now - runtime.idle_since
+            if idle >= IDLE_ROOM_SECONDS or (room.status == "open" and idle >= self.hub.limits.empty_room_seconds):
                 await self._close_room(room)
 
     async def _close_room(self, room: Room) -> None:

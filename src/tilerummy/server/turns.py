@@ -137,13 +137,13 @@ class Turns:
         game = room.game
         if game is None or game.is_over or room.status != "playing":
             return
-        loop = asyncio.get_running_loop()
+        timers = self.hub.timers
         now = self.hub.clock()
         moves = len(game.actions)
         deadline = game.deadline
         if deadline is not None:
             runtime.timers.append(
-                loop.call_later(max(0.0, deadline - now), lambda: self.hub.spawn(self._on_deadline(room, moves)))
+                timers.call_later(max(0.0, deadline - now), lambda: self.hub.spawn(self._on_deadline(room, moves)))
             )
         seat = room.seats[game.turn]
         if seat.kind == "bot":
@@ -156,7 +156,7 @@ class Turns:
                 runtime.bot_task = asyncio.ensure_future(self.hub.bot_turns.play(room, moves, level, stand_in=True))
             else:
                 runtime.timers.append(
-                    loop.call_later(
+                    timers.call_later(
                         room.options.grace_seconds - waited, lambda: self.hub.spawn(self._grace_over(room, moves))
                     )
                 )
@@ -176,9 +176,7 @@ class Turns:
 
         # A little after the grace period, so the seat reads as stood in.
         delay = room.options.grace_seconds + STAND_IN_ANNOUNCE_DELAY
-        runtime.grace_timers[seat.index] = asyncio.get_running_loop().call_later(
-            delay, lambda: self.hub.spawn(announce())
-        )
+        runtime.grace_timers[seat.index] = self.hub.timers.call_later(delay, lambda: self.hub.spawn(announce()))
 
     async def _grace_over(self, room: Room, moves: int) -> None:
         async with room.lock:
