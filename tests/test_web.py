@@ -367,6 +367,9 @@ def test_a_host_plays_a_match_of_two_rounds_and_sees_its_totals(server: ServerPr
     totals = page.locator("#match-totals td.plus, #match-totals td.minus").all_inner_texts()
     assert sorted(first) == sorted(totals), (first, totals)
     expect(page.locator("#rematch")).to_have_text("Next round")
+    # Beside each player's name, their match total so far.
+    beside = page.locator(".players .match-total").all_inner_texts()
+    assert sorted(beside) == sorted(totals), (beside, totals)
     screenshot(page, "match-round-1-phone")
     page.click("#rematch")
     expect(page.locator("#match-winner")).to_contain_text("wins the match!", timeout=60_000)
