@@ -785,3 +785,28 @@ def test_a_newcomer_learns_the_game_from_the_tutorial(server: ServerProcess, bro
     assert page.evaluate("window.errorToasts") == []
     _no_page_errors(page)
     page.context.close()
+
+
+def test_a_second_window_takes_the_seat_and_the_first_does_not_take_it_back(
+    server: ServerProcess, browser: Browser
+) -> None:
+    first = _page(browser, DESKTOP)
+    first.goto(server.url)
+    first.fill("#name", "Dora")
+    first.click("#create-room")
+    first.wait_for_selector("#invite")
+    invite = first.input_value("#invite")
+    # The same browser (the seat's token in its storage) opens the room in a second window.
+    second = first.context.new_page()
+    second.set_default_timeout(WAIT_MS)
+    second.goto(invite)
+    second.wait_for_selector("#invite")
+    expect(first.locator("#play-here")).to_be_visible()
+    expect(first.locator("#connection")).to_contain_text("another window")
+    expect(second.locator("#play-here")).to_have_count(0)
+    # Asked to, the first window plays here again, and the second is the one that steps aside.
+    first.click("#play-here")
+    expect(second.locator("#play-here")).to_be_visible()
+    expect(first.locator("#play-here")).to_have_count(0)
+    expect(first.locator("#invite")).to_have_value(invite)
+    _no_page_errors(first)

@@ -102,6 +102,7 @@ function receive(message) {
     case "snapshot":
       state.seq = message.seq;
       state.room = message.room;
+      followHost();
       state.clockOffset = message.now - Date.now() / 1000;
       setGame(message.game, null);
       show();
@@ -109,6 +110,7 @@ function receive(message) {
     case "room":
       if (!sequenceFits(message.seq)) return;
       state.room = message.room;
+      followHost();
       show();
       break;
     case "game":
@@ -126,6 +128,12 @@ function receive(message) {
     default:
       break;
   }
+}
+
+// The host's rights may pass to another seat (the host left): the room says whose they are.
+function followHost() {
+  const room = state.room;
+  if (room && room.host_seat != null && state.role === "player" && state.seat != null) state.host = room.host_seat === state.seat;
 }
 
 // A skipped number means a missed change: ask for the whole room again.
@@ -265,6 +273,15 @@ function showStatus() {
   if (!bar) {
     bar = h("div", { id: "connection", role: "status", "aria-live": "assertive" });
     document.body.append(bar);
+  }
+  if (state.status === "replaced") {
+    // Another window took this seat: offer to play here again, never take it back on our own.
+    bar.replaceChildren(
+      h("span", {}, t("replaced")),
+      h("button", { id: "play-here", onclick: () => state.connection && state.connection.resume() }, t("play_here")),
+    );
+    bar.className = "show";
+    return;
   }
   const away = state.status !== "online" && (state.code || state.status === "offline");
   bar.textContent = away ? t(state.status === "offline" ? "offline" : "reconnecting") : "";

@@ -21,7 +21,9 @@ function rulesSummary(rules, options) {
 
 export function showRoom(app, state, { header, request, showError, goHome }) {
   const room = state.room;
-  const invite = state.invite || `${location.origin}${room.invite}`;
+  // The server gives a full link when it knows its public address, else a path on this page's site.
+  const link = state.invite || room.invite;
+  const invite = link.startsWith("/") ? `${location.origin}${link}` : link;
   const freePeople = room.seats.filter((seat) => seat.kind === "person" && seat.name === null).length;
   const copy = async () => {
     try {
