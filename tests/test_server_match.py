@@ -120,7 +120,7 @@ def test_the_matchs_totals_survive_a_restart(tmp_path: Path) -> None:
         second = await _play_out(hub, code, {0: ana, 1: bruno})
         tokens = [_token(member) for member in (ana, bruno)]
         # The server goes away without a word: the rounds before the last one live only in the room's stored data.
-        hub._writer.shutdown(wait=True)
+        hub.writer.close()
         return code, tokens, [a + b for a, b in zip(first, second, strict=True)]
 
     code, tokens, totals = asyncio.run(first_run())
