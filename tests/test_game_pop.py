@@ -132,3 +132,29 @@ def _at(action: Action, at: float) -> Action:
     if isinstance(action, Play):
         return Play(action.seat, action.table, at)
     return Draw(action.seat, at) if isinstance(action, Draw) else Pass(action.seat, at)
+
+
+def test_a_limited_undo_takes_back_the_last_actions_and_says_when_it_can_go_no_further() -> None:
+    game = Game.new(2, seed=11)
+    dealt = full_state(game)
+    game.apply(Draw(game.turn))
+    game.limit_undo(1)
+    after_one = full_state(game)
+    game.apply(Draw(game.turn))
+    game.pop()
+    assert full_state(game) == after_one
+    with pytest.raises(IndexError, match="only the last 1 actions"):
+        game.pop()
+    assert full_state(game) == after_one
+    game.limit_undo(3)
+    game.apply(Draw(game.turn))
+    game.apply(Draw(game.turn))
+    game.pop()
+    game.pop()
+    assert full_state(game) == after_one
+    # What was forgotten stays forgotten: the deal itself is out of reach.
+    with pytest.raises(IndexError, match="only the last 3 actions"):
+        game.pop()
+    assert full_state(game) != dealt
+    with pytest.raises(ValueError, match="1 or more"):
+        game.limit_undo(0)

@@ -96,6 +96,7 @@ class HubProtocol(RuleBasedStateMachine):
             clock=self.clock,
             timers=self.clock,
         )
+        self.clock.watch(self.hub)
         self.clients = [Client() for _ in range(CLIENTS)]
         self.next_id = 0
         self.codes: list[str] = []
@@ -286,6 +287,8 @@ class HubProtocol(RuleBasedStateMachine):
 
     @invariant()
     def every_game_replays_from_its_record(self) -> None:
+        # An action is applied, then stored by the writer's thread, then announced: compare once stored.
+        self.loop.run_until_complete(self.hub.writer.drained())
         for room in self.hub.rooms.values():
             if room.game is None or room.game_id is None:
                 continue
