@@ -1,5 +1,6 @@
 """Leave out the peer adapter when the peer solver is not installed (its tests
-skip); with TILERUMMY_REQUIRE_COMPILED=1, refuse to run on the plain solver."""
+skip); with TILERUMMY_REQUIRE_COMPILED=1, refuse to run on the plain solver; load the
+hypothesis profile ``HYPOTHESIS_PROFILE`` names (``quick`` by default, see ``effort.py``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,11 @@ import importlib.util
 import os
 
 import pytest
+from hypothesis import settings
+
+from .effort import PROFILE
+
+settings.load_profile(PROFILE)
 
 collect_ignore = [] if importlib.util.find_spec("rummikub_solver") else ["peer.py"]
 
