@@ -14,6 +14,7 @@ from tilerummy import Game, GameRecord, IllegalAction, Piece, PlayerView, Rules
 from tilerummy.bots import RandomBot, SimpleBot
 
 from .effort import examples
+from .helpers import snapshot
 
 VARIANTS = [
     Rules(),
@@ -59,17 +60,6 @@ def check_invariants(game: Game) -> None:
     assert pieces_in(game.spectator_view()) == set()
 
 
-def state(game: Game) -> object:
-    return (
-        [game.rack(seat) for seat in range(len(game.players))],
-        game.table,
-        game.pool,
-        game.turn,
-        game.actions,
-        game.melded,
-    )
-
-
 def try_a_random_table(game: Game, rng: random.Random) -> None:
     """Submit the table's tiles and a rack tile or two, shuffled into random
     sets: almost always illegal, and then nothing may change."""
@@ -83,11 +73,11 @@ def try_a_random_table(game: Game, rng: random.Random) -> None:
         size = rng.randint(3, 5)
         sets.append(" ".join(str(tile) for tile in tiles[start : start + size]))
         start += size
-    before = state(game)
+    before = snapshot(game)
     try:
         game.play(seat, " | ".join(sets))
     except IllegalAction:
-        assert state(game) == before
+        assert snapshot(game) == before
     else:
         check_invariants(game)
 
