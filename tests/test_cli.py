@@ -37,6 +37,9 @@ def test_check_invalid_exits_1_with_reason(capsys: pytest.CaptureFixture[str]) -
     code, out, _ = run(capsys, "check", "R12 R13 R1", "--json")
     assert code == 1
     assert json.loads(out)[0]["reason"] == "1 follows 13 only with the wrap option"
+    code, out, _ = run(capsys, "check", "R12 R13 R1")
+    assert code == 1
+    assert out == "R12 R13 R1  invalid: 1 follows 13 only with the wrap option\n"
     code, out, _ = run(capsys, "check", "R12 R13 R1", "--wrap")
     assert code == 0
     assert "valid run, value 26" in out
