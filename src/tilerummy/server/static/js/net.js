@@ -1,5 +1,7 @@
 // The WebSocket connection to the server: requests with replies, and reconnection after a drop.
 
+import { parseKeepingSeeds } from "./fairdeal.js";
+
 const PROTOCOL = 1;
 const PING_SECONDS = 15;
 const PONG_WAIT_SECONDS = 10;
@@ -50,7 +52,7 @@ export class Connection {
       await this.onReady();
     };
     socket.onmessage = (event) => {
-      const message = JSON.parse(event.data);
+      const message = parseKeepingSeeds(event.data);
       if (message.type === "pong") clearTimeout(this.pongTimer);
       const waiting = message.reply_to != null ? this.pending.get(message.reply_to) : undefined;
       if (waiting) {

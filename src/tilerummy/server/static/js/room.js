@@ -13,6 +13,8 @@ function rulesSummary(rules, options) {
   if (rules.wrap) items.push(t("rule_wrap"));
   if (rules.tile_set === "six-player") items.push(t("rule_six"));
   if (rules.display === "cards") items.push(t("rule_cards"));
+  if (rules.rounds) items.push(t("rule_rounds", { n: rules.rounds }));
+  if (rules.target_score) items.push(t("rule_target", { points: rules.target_score }));
   if (options.hints) items.push(t("rule_hints"));
   return h("ul", { class: "rules" }, items.map((item) => h("li", {}, item)));
 }
