@@ -32,9 +32,10 @@ from tilerummy.server.limits import ServerLimits
 from tilerummy.server.rooms import ROOM_CODE_ALPHABET
 from tilerummy.server.store import open_store
 
+from .effort import examples
 from .hubkit import Inbox, ManualClock
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "15"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", str(examples(15))))
 STEPS = int(os.environ.get("FUZZ_STEPS", "25"))
 CLIENTS = 3
 #: Long enough that no stand-in bot ever plays (the clock never moves so far): the fuzz has

@@ -91,6 +91,8 @@ def base_record() -> dict[str, Any]:
         ({"players": ["A", "B", "C", "D", "E"]}, "five|5 players need the six-player set"),
         ({"rules": {"wrap": "yes"}}, "rules: wrap='yes'"),
         ({"seed": "x"}, "seed: expected a whole number"),
+        ({"seed": None}, "a record gives either a seed or a deal"),
+        ({"players": [10**30, "B"]}, r"players\[0\]: expected a string, got a huge number"),
         ({"actions": [{"seat": 0, "type": "fly"}]}, r"actions\[0\].type"),
         ({"actions": [{"seat": 0, "type": "play"}]}, r"actions\[0\].table"),
         ({"actions": [{"seat": "0", "type": "draw"}]}, r"actions\[0\].seat"),
