@@ -210,3 +210,12 @@ def test_saved_records_load_and_write_back_the_same(preset: str) -> None:
     again = record.to_dict(result=data.get("result"))
     assert again == data
     assert record.replay().game.result == game.result
+
+
+def test_a_value_nested_too_deeply_is_refused_with_a_record_error() -> None:
+    nested: list[object] = []
+    for _ in range(5000):
+        nested = [nested]
+    data = {"format": "tilerummy-record", "version": 1, "rules": {}, "players": nested, "seed": 1, "actions": []}
+    with pytest.raises(RecordError, match="players"):
+        GameRecord.from_dict(data)
