@@ -4,7 +4,9 @@ Positions are dealt from a shuffled standard set (fixed seeds): a table of 0 to
 100 tiles laid down as valid runs and groups, a joker standing in for a missing
 tile now and then, as games build them, then a rack of 5 to 30 tiles from the
 rest (fewer when fewer are left). Both solvers are asked for the most tiles to place, once melded. Printed:
-per table-size bucket the median, p95 and max time of each solver, the
+per table-size bucket the median, p95 and max time of each solver (the
+processor time the process spent, which another load on the machine changes
+far less than the time on the clock), the
 per-position speed ratio (peer time / our time), a cold start (import plus
 first solve in a fresh process), and every position where the two disagree
 on the tile count, or where our play is not legal.
@@ -14,9 +16,9 @@ The peer's tile count is trusted only where the adapter certifies it
 of a run of four, jokers moving freely, ...), and it is timed only on
 positions whose table it can write with its sets.
 
-Run: .venv/bin/python bench/solver_bench.py [--positions N] [--seed S]
-(With the solver compiled by ``make accel``, TILERUMMY_SOLVER=pure times the
-plain one; the first lines say which ran.)
+Run: .venv/bin/python bench/solver_bench.py [--positions N] [--seed S] [--no-fewest-changes]
+[--peer-results FILE] (the peer takes seconds a position: with a file, its results
+are kept from the first run on the same positions, for the next ones)
 """
 
 from __future__ import annotations
@@ -109,9 +111,9 @@ def run_peer(result: Result, rules: Rules) -> None:
     if result.peer_note is not None:
         return
     model = model_for(rules, initial_meld_done=True)
-    start = time.perf_counter()
+    start = time.process_time()
     play = peer_solve(model, peer_state(model, rack, table, initial_meld_done=True))
-    result.peer_time = time.perf_counter() - start
+    result.peer_time = time.process_time() - start
     result.peer_tiles = len(play.placed)
     answer = peer_answer(rack, table, rules, initial_meld_done=True)
     assert answer is not None
@@ -123,7 +125,7 @@ def run_peer(result: Result, rules: Rules) -> None:
 def run_ours(result: Result, solve: Solve, rules: Rules, timeout: float, *, fewest_changes: bool = True) -> None:
     position = result.position
     rack, table = list(position.rack), position.table
-    start = time.perf_counter()
+    start = time.process_time()
     try:
         with time_limit(timeout):
             solution = solve(
@@ -135,7 +137,7 @@ def run_ours(result: Result, solve: Solve, rules: Rules, timeout: float, *, fewe
     except Exception as error:  # report and go on
         result.our_problem = f"raised {type(error).__name__}: {error}"
         return
-    result.our_time = time.perf_counter() - start
+    result.our_time = time.process_time() - start
     if solution is None:
         result.our_tiles = 0
         return
@@ -217,6 +219,20 @@ def load_ours() -> tuple[Solve | None, str]:
     return solve, f"tilerummy.solver, {solver.IMPLEMENTATION}"
 
 
+_PEER_FIELDS = ("peer_time", "peer_tiles", "peer_certified", "peer_bound", "peer_note")
+
+
+def _kept_peer_results(path: Path | None, seed: int, positions: int, rules: str) -> list[dict[str, Any]] | None:
+    """The peer's results kept by an earlier run on the same positions, if any."""
+    if path is None or not path.exists():
+        return None
+    kept = json.loads(path.read_text())
+    if (kept["seed"], kept["positions"], kept["rules"]) != (seed, positions, rules):
+        raise SystemExit(f"{path} holds the peer's results on other positions")
+    results: list[dict[str, Any]] = kept["results"]
+    return results
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--positions", type=int, default=6, help="positions per table-size bucket (default 6)")
@@ -233,6 +249,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="our last tie-break, fewest changes to the table's sets, which the peer does not have (default on)",
     )
     parser.add_argument("--cold-runs", type=int, default=3, help="fresh processes for the cold start (0: skip)")
+    parser.add_argument(
+        "--peer-results",
+        type=Path,
+        help="a file keeping the peer's results on these positions: read when it exists, else written",
+    )
     args = parser.parse_args(argv)
     rules = Rules.preset(args.rules)
     solve, ours_name = (None, "left out (--peer-only)") if args.peer_only else load_ours()
@@ -244,23 +265,36 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"peer: rummikub-solver {PEER_VERSION} (its MILP through cvxpy and HiGHS)")
     print(f"ours: {ours_name}, {'with' if args.fewest_changes else 'without'} the fewest-changes tie-break")
 
+    kept = _kept_peer_results(args.peer_results, args.seed, args.positions, args.rules)
+    if kept is not None:
+        print(f"peer results read from {args.peer_results} (timed in an earlier run)")
     # Warm both up (the peer compiles its model on its first solve) on a small position.
     warm = positions[args.positions] if args.positions else make_position(random.Random(args.seed), 1)
     with silenced():
-        run_peer(Result(warm), rules)
+        if kept is None:
+            run_peer(Result(warm), rules)
         if solve is not None:
             run_ours(Result(warm), solve, rules, args.timeout, fewest_changes=args.fewest_changes)
 
     results = []
-    for position in positions:
+    for index, position in enumerate(positions):
         result = Result(position)
-        run_peer(result, rules)
+        if kept is None:
+            run_peer(result, rules)
+        else:
+            for name in _PEER_FIELDS:
+                setattr(result, name, kept[index][name])
         if solve is not None:
             run_ours(result, solve, rules, args.timeout, fewest_changes=args.fewest_changes)
         results.append(result)
 
+    if kept is None and args.peer_results is not None:
+        peer_results = [{name: getattr(result, name) for name in _PEER_FIELDS} for result in results]
+        identity = {"seed": args.seed, "positions": args.positions, "rules": args.rules}
+        args.peer_results.write_text(json.dumps({**identity, "results": peer_results}))
+
     print()
-    print("time per position, ms           peer                              ours                    peer/ours")
+    print("processor time per position, ms peer                              ours                    peer/ours")
     print("table tiles  n   expr    median      p95      max    median      p95      max   t/o   median     p95")
     for bucket in range(len(BUCKETS)):
         mine = [result for result in results if result.position.bucket == bucket]

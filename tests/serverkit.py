@@ -1,4 +1,5 @@
-"""A real server in a subprocess and real WebSocket clients, for the server's tests."""
+"""A real server in a subprocess and real WebSocket clients, for the tests that need a process:
+a server killed outright, the WebSocket frame limit, the browser tests."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from typing import Any
 from websockets.sync.client import ClientConnection, connect
 
 from tilerummy.server.protocol import PROTOCOL_VERSION
+
+from .waiting import wait_until
 
 Message = dict[str, Any]
 
@@ -67,15 +70,18 @@ class ServerProcess:
         ]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy())
-        deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server stopped at once:\n{self.log.read_text()}")
-            with contextlib.suppress(OSError):
-                if self.get("/healthz") == {"status": "ok"}:
-                    return
-            time.sleep(0.05)
-        raise RuntimeError(f"the server did not answer:\n{self.log.read_text()}")
+        try:
+            wait_until(self._ready, WAIT, "the server to answer")
+        except TimeoutError:
+            raise RuntimeError(f"the server did not answer:\n{self.log.read_text()}") from None
+
+    def _ready(self) -> bool:
+        assert self.process is not None
+        if self.process.poll() is not None:
+            raise RuntimeError(f"the server stopped at once:\n{self.log.read_text()}")
+        with contextlib.suppress(OSError):
+            return bool(self.get("/healthz") == {"status": "ok"})
+        return False
 
     def get(self, path: str) -> Any:
         with urllib.request.urlopen(self.url + path, timeout=5) as response:

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import os
+import random
 import time
+from collections import Counter
 
 import pytest
 
 from tilerummy import Draw, Game, Play, Table, TilerummyError
 from tilerummy.bots import LEVELS, make_bot
-from tilerummy.bots.expert import ExpertBot, _Race
+from tilerummy.bots.expert import ExpertBot, Search, _Race
+from tilerummy.bots.expert import play_out as play_world_out
 from tilerummy.bots.hard import HardBot, Reserve, hold_back
+from tilerummy.bots.win_model import win_probability
+from tilerummy.bots.worlds import Draws, World, deal_world, evidence, unseen_tiles
 from tilerummy.rules import PRESETS, JokerReplacement, PoolExhausted, Rules
 from tilerummy.solver import solve
 from tilerummy.tiles import parse_tiles
@@ -145,8 +150,118 @@ def test_expert_drops_a_candidate_only_when_it_is_clearly_behind() -> None:
     assert race.leader() == 0  # a tie goes to the earlier candidate, the greedy play
 
 
+def test_expert_keeps_the_greedy_play_in_the_race_through_the_first_worlds() -> None:
+    race = _Race(2)
+    for world in range(6):
+        race.record({0: 0.4 + 0.01 * (world % 2), 1: 0.6})
+    assert race.alive == [0, 1] and race.choice() == 1
+    for world in range(6):
+        race.record({0: 0.4 + 0.01 * (world % 2), 1: 0.6})
+    assert race.alive == [1]
+
+
 def test_expert_plays_greedy_when_no_world_was_played() -> None:
-    assert _Race(4).leader() == 0
+    race = _Race(4)
+    assert race.leader() == 0 and race.choice() == 0
+
+
+def test_expert_overrules_the_greedy_play_only_on_clear_evidence() -> None:
+    noisy = _Race(2)
+    for world in range(8):
+        # 1 is ahead on average (0.1) but swings by 0.8 from world to world.
+        noisy.record({0: 0.5, 1: 0.9 if world % 2 else 0.3})
+    assert noisy.leader() == 1 and noisy.choice() == 0
+    clear = _Race(2)
+    for world in range(8):
+        clear.record({0: 0.5, 1: 0.6 + 0.01 * (world % 2)})
+    assert clear.choice() == 1
+
+
+def test_expert_repeats_its_moves_for_the_same_seed() -> None:
+    game = scenario(["R5 R6 R7 B10 B11 B12 R8 B9 K1 Y12", "Y1 Y2 Y3 B3 K9 R11 K13 B1 Y7"])
+    game.play(0, "R5 R6 R7 | B10 B11 B12")
+    game.draw(1)
+    search = Search(worlds=6)
+    first, second = ExpertBot(5, 100.0, search), ExpertBot(5, 100.0, search)
+    assert first.choose(game.view(0)) == second.choose(game.view(0))
+    assert first.worlds_played == second.worlds_played and first.worlds_played[0] > 0
+
+
+def test_guessed_worlds_deal_every_unseen_tile_once() -> None:
+    game = Game.new(3, seed=4)
+    greedy = make_bot("greedy")
+    for _ in range(7):
+        game.apply(greedy.choose(game.view(game.turn)))
+    view = game.view(game.turn)
+    unseen = unseen_tiles(view)
+    world = deal_world(view, unseen, evidence(view), random.Random(1))
+    others = [seat for seat in range(3) if seat != view.seat]
+    assert [sum(world.racks[seat].values()) for seat in others] == [view.rack_sizes[seat] for seat in others]
+    dealt = sum((world.racks[seat] for seat in others), Counter()) + Counter(
+        tile for queue in world.queues for tile in queue
+    )
+    assert dealt == Counter(unseen) and world.pool_size == view.pool_size
+
+
+def test_every_seat_draws_the_same_tiles_whoever_draws_first() -> None:
+    world = World([Counter(), Counter()], [parse_tiles("R1 R2 R3"), parse_tiles("B1 B2")])
+    first = Draws(world)
+    assert [first.draw(0), first.draw(1), first.draw(0)] == parse_tiles("R1 B1 R2")
+    second = Draws(world)
+    assert [second.draw(1), second.draw(1), second.draw(0)] == parse_tiles("B1 B2 R1")
+    # A seat whose queue is spent draws from the fullest other one, until the pool is empty.
+    assert [second.draw(1), second.draw(1), second.draw(0)] == [*parse_tiles("R2 R3"), None]
+
+
+def test_a_play_out_ends_when_someone_goes_out() -> None:
+    game = scenario(["K10 K11 K12 B5", "Y9 Y10 Y11"])
+    view = game.view(0)
+    world = World([Counter(parse_tiles("K10 K11 K12 B5")), Counter(parse_tiles("Y9 Y10 Y11"))], [[], []])
+    world.queues[:] = [parse_tiles("R1 R2"), parse_tiles("R3 R4")]
+    assert play_world_out(world, view, None, (), horizon=3) == 0.0  # the opponent opens with all its tiles
+    opening = Table.parse("K10 K11 K12")
+    assert play_world_out(world, view, opening, tuple(parse_tiles("K10 K11 K12")), horizon=3) == 0.0  # nor opening
+    world.racks[1] = Counter(parse_tiles("Y1 Y2 Y3"))  # too little to open: nobody goes out
+    assert 0.0 < play_world_out(world, view, opening, tuple(parse_tiles("K10 K11 K12")), horizon=3) < 1.0
+
+
+def test_evidence_reads_what_each_opponent_did_last() -> None:
+    game = scenario(["R1 R2 R3 R4 B9 B10 B11 K5", "Y1 Y2", "K1 K2"])
+    game.play(0, "R1 R2 R3 R4 | B9 B10 B11")
+    game.draw(1)
+    game.draw(2)
+    clues = evidence(game.view(0))
+    assert [(clue.seat, clue.drew, clue.melded, clue.table) for clue in clues] == [
+        (1, True, False, game.table),
+        (2, True, False, game.table),
+    ]
+    assert evidence(game.view(1))[0].seat == 2  # an opening play says nothing: only seat 2 is left
+
+
+def test_worlds_where_a_drawing_opponent_could_have_played_are_rarer() -> None:
+    game = scenario(["R1 R2 R3 R4 B9 B10 B11 K5 K6", "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 Y10 Y11 Y12 B1 B2 B3"])
+    game.play(0, "R1 R2 R3 R4 | B9 B10 B11")
+    game.draw(1)
+    view = game.view(0)
+    unseen, clues = unseen_tiles(view), evidence(view)
+
+    def could_have_played(strength: float) -> int:
+        rng = random.Random(2)
+        count = 0
+        for _ in range(40):
+            rack = list(deal_world(view, unseen, clues, rng, strength=strength).racks[1].elements())
+            count += solve(rack, view.table, initial_meld_done=False) is not None
+        return count
+
+    assert could_have_played(3.0) < could_have_played(0.0)
+
+
+def test_the_win_model_favours_the_seat_closer_to_going_out() -> None:
+    melded = (True, True)
+    ahead = win_probability(0, (3, 10), 40, 1, melded)
+    behind = win_probability(0, (10, 3), 40, 1, melded)
+    assert 0.0 < behind < 0.5 < ahead < 1.0
+    assert win_probability(0, (0, 5), 40, 1, melded) == 1.0 and win_probability(1, (0, 5), 40, 1, melded) == 0.0
 
 
 def test_a_budget_must_be_positive() -> None:

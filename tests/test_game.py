@@ -9,6 +9,7 @@ from tilerummy import (
     Rules,
     RulesError,
     Table,
+    Tile,
 )
 from tilerummy.scoring import UNMELDED_COULD, UNMELDED_NEVER
 
@@ -126,6 +127,9 @@ def test_joker_freed_with_a_rack_tile() -> None:
     game = opened_game(rack0="K5 B10")
     # K5 from the rack replaces the joker, which goes to the blue run.
     game.play(0, "R5 B5 Y5 K5 | K10 K11 K12 | K5 K6 K7 K8 | J B10 B11 B12 B13")
+    assert str(game.table) == "R5 B5 Y5 K5 | K10 K11 K12 | K5 K6 K7 K8 | J B10 B11 B12 B13"
+    assert game.table.melds[3].jokers == (frozenset({Tile.parse("B9")}),)
+    assert [str(tile) for tile in game.rack_tiles(0)] == ["R1"] and game.turn == 1
 
 
 def test_freed_joker_must_stay_on_the_table() -> None:
@@ -194,6 +198,9 @@ def test_adding_to_a_group_keeps_its_joker() -> None:
     game.play(1, "R5 B5 J | K10 K11 K12 | Y11 Y12 Y13")
     # Y5 joins the group: the joker now stands for K5, which it could before.
     game.play(0, "R5 B5 Y5 J | K10 K11 K12 | Y11 Y12 Y13")
+    group = game.table.melds[0]
+    assert group.is_group and group.jokers == (frozenset({Tile.parse("K5")}),)
+    assert [str(tile) for tile in game.rack_tiles(0)] == ["R1"] and game.turn == 1
 
 
 def test_a_joker_may_not_change_before_the_initial_meld() -> None:

@@ -8,6 +8,8 @@ import pytest
 
 from tilerummy import Game, GameRecord, Reason, RecordError, Rules
 from tilerummy.bots import SimpleBot
+from tilerummy.cli import main
+from tilerummy.rules import OPTION_HELP, OPTION_MAXIMUM, PRESETS
 
 from .helpers import scenario
 
@@ -146,3 +148,63 @@ def test_records_refuse_duplicate_names_negative_seeds_and_unknown_deal_fields()
     data["result"] = [1]
     with pytest.raises(RecordError, match="result: expected an object"):
         GameRecord.from_dict(data)
+
+
+def test_the_json_schema_describes_the_record_model(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "--schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema["title"] == "tilerummy game record"
+    assert schema["additionalProperties"] is False
+    assert set(schema["required"]) == {"format", "version", "rules", "players", "actions"}
+    rules = schema["$defs"]["RulesModel"]["properties"]
+    assert set(rules) == set(OPTION_HELP) | {"preset"}
+    for option, maximum in OPTION_MAXIMUM.items():
+        shown = rules[option].get("anyOf", [rules[option]])[0]
+        assert shown["maximum"] == maximum, option
+    assert rules["tile_set"]["enum"] == ["standard", "six-player"]
+    action_types = {
+        schema["$defs"][name]["properties"]["type"]["const"]
+        for name in ("PlayModel", "DrawModel", "PassModel", "TimeoutModel")
+    }
+    assert action_types == {"play", "draw", "pass", "timeout"}
+    assert schema["properties"]["seed"]["anyOf"][0]["maximum"] == 2**64 - 1
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (("actions", 1, "at"), float("nan"), r"actions\[1\]\.at: expected a finite number"),
+        (("actions", 0, "at"), float("inf"), r"actions\[0\]\.at: expected a finite number"),
+        (("started_at",), float("-inf"), "started_at: expected a finite number"),
+        (("actions", 1, "seat"), True, r"actions\[1\]\.seat: expected a whole number, got True"),
+        (("actions", 1, "seat"), 1.0, r"actions\[1\]\.seat: expected a whole number"),
+        (("actions", 0, "seat"), 6, r"actions\[0\]\.seat: expected less than 6"),
+        (("seed",), 2**64, "seed: expected at most 18446744073709551615"),
+        (("rules", "joker_penalty"), 10**6, "rules: joker_penalty=1000000: expected at most 1000"),
+        (("rules", "turn_seconds"), "60", "rules: turn_seconds='60': expected a number"),
+        (("players", 1), "", r"players\[1\]: expected a non-empty string"),
+        (("actions", 0, "colour"), "red", r"actions\[0\]: unknown field 'colour'"),
+        (("result",), "won", "result: expected an object"),
+    ],
+)
+def test_record_errors_name_the_field_path(path: tuple[Any, ...], value: Any, message: str) -> None:
+    data = base_record()
+    data["started_at"] = 0.0
+    data["actions"] = [{"seat": 0, "type": "draw", "at": 1.0}, {"seat": 1, "type": "draw", "at": 2.0}]
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(RecordError, match=message):
+        GameRecord.from_dict(data)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_saved_records_load_and_write_back_the_same(preset: str) -> None:
+    game = played_game(seed=5, rules=Rules.preset(preset).replace(turn_seconds=None))
+    data = json.loads(GameRecord.from_game(game).to_json(result=game.result.to_dict() if game.result else None))
+    data["started_at"] = 0  # a whole number of seconds, as hand-written records have
+    record = GameRecord.from_dict(data)
+    again = record.to_dict(result=data.get("result"))
+    assert again == data
+    assert record.replay().game.result == game.result

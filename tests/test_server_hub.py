@@ -3,22 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import typing
 from pathlib import Path
+from typing import Any
 
 from tilerummy.server.botpool import BotPool
 from tilerummy.server.hub import Hub, Member
 from tilerummy.server.limits import ServerLimits
-from tilerummy.server.store import open_store
+from tilerummy.server.protocol import ClientMessage
+from tilerummy.server.store import Change, Store, StoredGame, StoreError, open_store
 
-from .hubkit import Inbox, say
-
-
-class ManualClock:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
+from .hubkit import Inbox, ManualClock, say
 
 
 def _member() -> Member:
@@ -27,7 +22,14 @@ def _member() -> Member:
 
 def test_the_room_limit_is_kept(tmp_path: Path) -> None:
     async def scenario() -> None:
-        hub = Hub(open_store(str(tmp_path / "db.sqlite3")), BotPool(0), limits=ServerLimits(max_rooms=1))
+        clock = ManualClock()
+        hub = Hub(
+            open_store(str(tmp_path / "db.sqlite3")),
+            BotPool(0),
+            limits=ServerLimits(max_rooms=1),
+            clock=clock,
+            timers=clock,
+        )
         await hub.start()
         ana, bruno = _member(), _member()
         await say(hub, ana, type="hello", protocol=1, name="Ana")
@@ -46,7 +48,7 @@ def test_after_a_restart_the_turns_that_ran_out_end_at_their_deadlines(tmp_path:
     clock = ManualClock(1_000_000.0)
 
     async def first_run() -> tuple[str, str, str]:
-        hub = Hub(open_store(database), BotPool(0), clock=clock)
+        hub = Hub(open_store(database), BotPool(0), clock=clock, timers=clock)
         await hub.start()
         ana, bruno = _member(), _member()
         await say(hub, ana, type="hello", protocol=1, name="Ana")
@@ -66,7 +68,7 @@ def test_after_a_restart_the_turns_that_ran_out_end_at_their_deadlines(tmp_path:
     clock.now += 25
 
     async def second_run() -> None:
-        hub = Hub(open_store(database), BotPool(0), clock=clock)
+        hub = Hub(open_store(database), BotPool(0), clock=clock, timers=clock)
         await hub.start()
         room = hub.rooms[code]
         assert room.game is not None
@@ -86,3 +88,74 @@ def test_after_a_restart_the_turns_that_ran_out_end_at_their_deadlines(tmp_path:
         hub.store.close()
 
     asyncio.run(second_run())
+
+
+class FlakyStore:
+    """A store whose next write fails when told to, as a full disk or a dropped connection would."""
+
+    def __init__(self, inner: Store) -> None:
+        self.inner = inner
+        self.quick = inner.quick
+        self.fail_next = False
+
+    def commit(self, change: Change) -> None:
+        if self.fail_next:
+            self.fail_next = False
+            raise StoreError("could not write to the database: disk full")
+        self.inner.commit(change)
+
+    def stored_version(self) -> int:
+        return self.inner.stored_version()
+
+    def rooms(self, *, active_only: bool) -> list[dict[str, Any]]:
+        return self.inner.rooms(active_only=active_only)
+
+    def game(self, game_id: str) -> StoredGame | None:
+        return self.inner.game(game_id)
+
+    def games(self, room: str) -> list[StoredGame]:
+        return self.inner.games(room)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def test_an_action_whose_write_fails_is_taken_back(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = FlakyStore(open_store(str(tmp_path / "db.sqlite3")))
+        clock = ManualClock()
+        hub = Hub(store, BotPool(0), clock=clock, timers=clock)
+        await hub.start()
+        ana, bruno = _member(), _member()
+        await say(hub, ana, type="hello", protocol=1, name="Ana")
+        await say(hub, bruno, type="hello", protocol=1, name="Bruno")
+        joined = await say(hub, ana, type="create_room", seats=[{"kind": "person"}] * 2)
+        await say(hub, bruno, type="join_room", code=joined["code"])
+        await say(hub, ana, type="start_game")
+        room = hub.rooms[joined["code"]]
+        assert room.game is not None
+        game, seq = room.game, room.seq
+        mover = ana if game.turn == 0 else bruno
+        rack = game.rack(game.turn)
+        store.fail_next = True
+        refused = await say(hub, mover, type="draw", id=5)
+        assert (refused["type"], refused["reason"], refused["reply_to"]) == ("error", "server_error", 5)
+        assert room.game is game and game.actions == () and game.rack(game.turn) == rack
+        assert (room.seq, room.status) == (seq, "playing")
+        drawn = await say(hub, mover, type="draw", id=6)
+        assert (drawn["type"], drawn["seq"], drawn["game"]["moves"]) == ("game", seq + 1, 1)
+        stored = store.game(drawn["game"]["game_id"])
+        assert stored is not None and [action["type"] for action in stored.actions] == ["draw"]
+        await hub.close()
+        store.close()
+
+    asyncio.run(scenario())
+
+
+def test_every_client_message_type_has_a_handler(tmp_path: Path) -> None:
+    store = open_store(str(tmp_path / "db.sqlite3"))
+    hub = Hub(store, BotPool(0))
+    union = typing.get_args(ClientMessage)[0]
+    assert hub.handled_types() == set(typing.get_args(union))
+    asyncio.run(hub.close())
+    store.close()

@@ -147,9 +147,9 @@ def test_a_game_starts_once_every_seat_is_taken_and_views_hide_racks() -> None:
     room = _room(SeatSpec(kind="person"), SeatSpec(kind="person"))
     room.take_seat("Ana", "a")
     with pytest.raises(RoomError, match="1 seat is still free"):
-        room.start_game(seed=5, now=1000)
+        room.start_game(seed=5, now=1000, salt="ab" * 16)
     room.take_seat("Bruno", "b")
-    header = room.start_game(seed=5, now=1000)
+    header = room.start_game(seed=5, now=1000, salt="ab" * 16)
     assert header["seed"] == 5 and header["players"] == ["Ana", "Bruno"] and room.game_id == "ABCDEF-1"
     watcher = room.game_state(None)
     assert watcher is not None and watcher.rack is None and watcher.rack_sizes == [14, 14]
@@ -183,7 +183,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
         pytest.skip("no PostgreSQL server (set TILERUMMY_TEST_POSTGRES_URL)")
     psycopg = pytest.importorskip("psycopg")
     with psycopg.connect(url, autocommit=True) as connection:
-        connection.execute("DROP TABLE IF EXISTS rooms, games, actions")
+        connection.execute("DROP TABLE IF EXISTS rooms, games, actions, schema_version")
     return open_store(url)
 
 
@@ -235,3 +235,20 @@ def test_every_example_in_the_protocol_doc_is_a_valid_message() -> None:
     for direction, union in (("client", "ClientMessage"), ("server", "ServerMessage")):
         mapping = schema[union]["discriminator"]["mapping"]
         assert kinds[direction] == set(mapping), f"{direction} messages without an example"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--public-url", "example.com"], "--public-url 'example.com': expected http(s)://host[:port]"),
+        (["--public-url", "https://example.com/play"], "the server is served at the root, without a path"),
+        (["--max-connections-per-address", "0"], "each --max-... option 1 or more"),
+        (["--max-rooms-per-address", "0"], "each --max-... option 1 or more"),
+    ],
+)
+def test_serve_refuses_a_bad_address_or_limit_in_one_line(
+    capsys: pytest.CaptureFixture[str], arguments: list[str], message: str
+) -> None:
+    assert main(["serve", *arguments]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("tilerummy serve: ") and message in error and error.count("\n") == 1

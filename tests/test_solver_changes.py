@@ -21,8 +21,9 @@ from hypothesis import strategies as st
 
 from tilerummy import Game, InvalidMeld, Meld, Rules, Table, Tile, candidates, parse_tiles, solve
 from tilerummy.bots import SimpleBot
-from tilerummy.solver import Solution, _solve, changed_sets, describe
+from tilerummy.solver import Solution, _fewest, _solve, changed_sets, describe
 from tilerummy.solver._search import FACE_COUNT, counts_of
+from tilerummy.solver._tables import tables_for
 from tilerummy.tiles import COLOURS, JOKER
 
 from .solver_reference import fewest_changes_placing, reference_best, reference_fewest_changes, score
@@ -216,15 +217,14 @@ def test_both_orders_of_the_numbers_agree_on_game_tables(index: int) -> None:
     found = _solve.best_in_box(table, [0] * FACE_COUNT, counts_of(Counter(rack)), weights, rules, melded=True)
     if found is None:
         return
-    fewest = len(changed_sets(table, _solve._fewest_changes(table, found, weights, rules)))
+    fewest = len(changed_sets(table, _fewest.least_changed(table, found, weights, rules)))
     count = len(table.melds)
     reached = set()
     for setup in found.setups:
-        plan = _solve._Orders(
+        plan = _fewest.Orders(
             table,
             setup,
-            weights,
-            False,
+            tables_for(rules),
             setup.plan.kept,
             found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack)),
             free=False,

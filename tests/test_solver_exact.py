@@ -5,15 +5,15 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-from collections import Counter
 from collections.abc import Iterator
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tilerummy import InvalidMeld, Meld, Rules, Table, Tile, TilerummyError, candidates, solve
-from tilerummy.solver import _layers, _solve
+from tilerummy.solver import _fewest, _solve
 from tilerummy.tiles import COLOURS, JOKER
 
 from .solver_reference import playable, reference_best, score, sub_multisets
@@ -87,12 +87,8 @@ def test_solver_matches_brute_force(rng: random.Random, variant: str, melded: bo
 
 @contextlib.contextmanager
 def whole_rack_search_off() -> Iterator[None]:
-    saved = _solve._WHOLE_RACK_BUDGET
-    _solve._WHOLE_RACK_BUDGET = 0
-    try:
+    with mock.patch.object(_solve, "WHOLE_RACK_BUDGET", 0), mock.patch.object(_fewest, "WHOLE_RACK_BUDGET", 0):
         yield
-    finally:
-        _solve._WHOLE_RACK_BUDGET = saved
 
 
 def test_peer_never_beats_us() -> None:
@@ -118,57 +114,6 @@ def test_peer_never_beats_us() -> None:
             assert mine == len(answer.placed), (str(table), [str(t) for t in rack])
         assert mine <= answer.bound
     assert compared > 10
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.randoms(use_true_random=False), st.sampled_from(sorted(VARIANTS)), st.booleans())
-def test_array_search_matches_brute_force(rng: random.Random, variant: str, melded: bool) -> None:
-    """The same comparison, with the loop search handing over to the array
-    search after the first number on every table."""
-    rules = VARIANTS[variant]
-    rack, table = small_position(rng, rules)
-    expected = reference_best(rack, table, rules, initial_meld_done=melded, objective="tiles")
-    saved = _layers._LOOP_STATES, _layers._CROWDED_STATES
-    _layers._LOOP_STATES = _layers._CROWDED_STATES = 0
-    try:
-        with whole_rack_search_off():
-            found = solve(rack, table, rules=rules, initial_meld_done=melded)
-    finally:
-        _layers._LOOP_STATES, _layers._CROWDED_STATES = saved
-    got = None if found is None else (found.tiles_placed, found.value)
-    assert got == expected, (str(table), [str(t) for t in rack], variant, melded, found)
-
-
-def test_array_and_loop_searches_agree_on_game_positions() -> None:
-    from tilerummy import Game
-    from tilerummy.bots import SimpleBot
-    from tilerummy.solver._layers_np import best_arrangement_arrays
-    from tilerummy.solver._search import JOKER_INDEX, counts_of
-
-    compared = 0
-    for seed in range(3):
-        game = Game.new(4, seed=seed)
-        bot = SimpleBot()
-        while not game.is_over and compared < 12 * (seed + 1):
-            table = game.table
-            if 20 <= table.tile_count <= 45:
-                must = counts_of(table.tiles())
-                optional = counts_of(Counter(game.rack_tiles(game.turn)))
-                jokers = (must[JOKER_INDEX], optional[JOKER_INDEX])
-                must[JOKER_INDEX] = optional[JOKER_INDEX] = 0
-                weights = [1024 + face % 13 + 1 for face in range(len(must))]
-                options = {"must_jokers": jokers[0], "optional_jokers": jokers[1], "joker_weight": 1054, "wrap": False}
-                saved = _layers._ARRAYS_FROM, _layers._LOOP_STATES
-                _layers._ARRAYS_FROM = _layers._LOOP_STATES = 10**6
-                try:
-                    loop = _layers.best_arrangement(must, optional, weights, **options)  # type: ignore[arg-type]
-                finally:
-                    _layers._ARRAYS_FROM, _layers._LOOP_STATES = saved
-                arrays = best_arrangement_arrays(must, optional, weights, **options)  # type: ignore[arg-type]
-                assert (loop.score if loop else None) == (arrays.score if arrays else None)
-                compared += 1
-            game.apply(bot.choose(game.view(game.turn)))
-    assert compared >= 12
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,10 +1,11 @@
-"""The solver's answers do not depend on how its states are packed.
+"""The solver's answers do not depend on how many kinds of open runs its
+tables have named.
 
-A search's state names each colour's open runs with a number; the first
-thousand names lie in the low bits of a state, later ones need its high bits
-too (which happens with the six-player set and many jokers, after many
-solves). Here a fresh process uses up the narrow names first, so every name
-the searches make is a wide one, and must give the answers this process gives.
+A search's state names each colour's open runs with a number, made as the
+searches meet them, so a long-running process holds names in the tens of
+thousands (the six-player set with many jokers makes the most). Here a fresh
+process names thousands of runs no search makes first, so every name the
+searches make is a large one, and must give the answers this process gives.
 """
 
 from __future__ import annotations
@@ -13,17 +14,19 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tilerummy import Rules
-from tilerummy.solver import _layers, candidates, solve
+from tilerummy.solver import candidates, solve
+from tilerummy.solver._tables import tables_for
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 from positions import bench_positions  # noqa: E402
 
-_VARIANTS: list[tuple[str, dict[str, object]]] = [
+VARIANTS: list[tuple[str, dict[str, object]]] = [
     ("standard", {}),
     ("standard", {"wrap": True}),
     ("standard", {"joker_replacement": "free"}),
@@ -33,37 +36,24 @@ _VARIANTS: list[tuple[str, dict[str, object]]] = [
 _SCRIPT = """
 import json, sys
 sys.path.insert(0, "tests")
-from test_solver_wide import answers
-from tilerummy.solver import _layers
+from test_solver_wide import VARIANTS, answers
+from tilerummy import Rules
+from tilerummy.solver._tables import Run, tables_for
 
-# Use up the narrow names with runs no search makes.
-while len(_layers._RUNS) <= _layers._RUN_MASK:
-    _layers._run_id(((99, False, False),) * (len(_layers._RUNS) + 1))
-found = answers()
-print(json.dumps({"wide": _layers._WIDE[0], "names": len(_layers._RUNS), "answers": found}))
-"""
-
-
-_THREADS_SCRIPT = """
-from tilerummy.solver import _layers, _solve
-
-calls = []
-
-def solving():
-    # As if another thread's solve widened the states while this one ran.
-    calls.append(_layers.is_wide())
-    if len(calls) == 1:
-        _layers.widen()
-    return len(calls)
-
-print(_solve._widening(solving), calls)
+# Name runs no search makes, past every name a small field would hold.
+for preset, options in VARIANTS:
+    tables = tables_for(Rules.preset(preset, **options))
+    for count in range(1, 8):
+        for length in range(1, 1200):
+            tables.name((Run(length, False, False),) * count)
+print(json.dumps({"names": len(tables.runs), "answers": answers()}))
 """
 
 
 def answers() -> list[object]:
     """Plays on a few benchmark positions per rule variant, in full."""
     found: list[object] = []
-    for seed, (preset, options) in enumerate(_VARIANTS):
+    for seed, (preset, options) in enumerate(VARIANTS):
         rules = Rules.preset(preset, **options)
         for number, position in enumerate(bench_positions(seed, 1)):
             rack = list(position.rack)
@@ -89,12 +79,15 @@ def _output(script: str) -> str:
     return done.stdout
 
 
-def test_wide_states_give_the_same_answers() -> None:
-    wide = json.loads(_output(_SCRIPT))
-    assert wide["wide"] is True
-    assert wide["names"] > _layers._RUN_MASK + 10
-    assert wide["answers"] == answers()
+def test_answers_do_not_depend_on_the_names_made_before() -> None:
+    named = json.loads(_output(_SCRIPT))
+    assert named["names"] > 8000
+    assert named["answers"] == answers()
 
 
-def test_a_solve_runs_again_when_states_widen_meanwhile() -> None:
-    assert _output(_THREADS_SCRIPT).split() == ["2", "[False,", "True]"]
+def test_solves_in_threads_sharing_fresh_tables_give_the_same_answers() -> None:
+    expected = answers()
+    tables_for.cache_clear()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        found = list(pool.map(lambda _: answers(), range(4)))
+    assert found == [expected] * 4

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import io
+import itertools
+import re
+import signal
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -14,7 +18,7 @@ from tilerummy.bots import make_bot
 from tilerummy.cli import main
 from tilerummy.console import Painter
 from tilerummy.solver import solve
-from tilerummy.terminal import TerminalGame
+from tilerummy.terminal import HELP, SHORT_HELP, LiveClock, TerminalGame
 
 from .helpers import scenario
 
@@ -46,6 +50,14 @@ def scripted(
     return terminal, output
 
 
+def after_opening(rack: str) -> Game:
+    """Seat 0 has opened with R4 R5 R6 R7 | B13 Y13 K13 and holds ``rack``; the bot has drawn."""
+    game = scenario([f"R4 R5 R6 R7 B13 Y13 K13 {rack}", "Y1 Y2 Y3 Y4"])
+    game.play(0, "R4 R5 R6 R7 | B13 Y13 K13")
+    game.draw(1)
+    return game
+
+
 def test_a_draft_shows_each_set_valid_or_not_with_the_reason() -> None:
     game = scenario(["R10 R11 R12 K1 K2", "Y1 Y2"])
     _, output = scripted(game, ["R10 R11 | K1 K2", "add 1 R12", "R9"])
@@ -67,9 +79,7 @@ def test_a_refused_turn_names_the_reason_and_the_person_tries_again() -> None:
 
 
 def test_moving_tiles_between_sets_and_ending_the_turn() -> None:
-    game = scenario(["R4 R5 R6 R7 B13 Y13 K13 R8 B8", "Y1 Y2 Y3 Y4"])
-    game.play(0, "R4 R5 R6 R7 | B13 Y13 K13")
-    game.draw(1)
+    game = after_opening("R8 B8")
     _, output = scripted(game, ["move 1 R7 to 3", "move 1 R7 to new", "add 3 R8 B8", "done"])
     text = "\n".join(output)
     assert "3: no such set (sets are numbered 1 to 2)" in text  # and nothing changed
@@ -79,14 +89,91 @@ def test_moving_tiles_between_sets_and_ending_the_turn() -> None:
 
 
 def test_hint_shows_the_steps() -> None:
-    game = scenario(["R4 R5 R6 R7 B13 Y13 K13 R8 B8", "Y1 Y2 Y3 Y4"])
-    game.play(0, "R4 R5 R6 R7 | B13 Y13 K13")
-    game.draw(1)
+    game = after_opening("R8 B8")
     _, output = scripted(game, ["hint", "add 1 R8", "done"])
     text = "\n".join(output)
     assert "Best play: 1 tile." in text and "R8" in text
-    assert "You placed 1 tile." in text
+    assert "You placed R8." in text
     assert str(game.table).startswith("R4 R5 R6 R7 R8")
+
+
+def test_the_hints_table_is_applied_as_the_draft() -> None:
+    game = after_opening("R8 B8")
+    _, output = scripted(game, ["apply", "hint", "apply", "done"])
+    text = "\n".join(output)
+    assert "no hint to apply: ask for one with 'hint'" in text
+    assert "'apply' makes it your draft." in text
+    assert "   1. R4 R5 R6 R7 R8   ✓ run, 30" in text
+    assert "You placed R8." in text
+
+
+def test_the_hint_goes_on_from_the_draft() -> None:
+    game = after_opening("R8 R9 K1")
+    _, output = scripted(game, ["add 1 R8", "hint", "apply", "done"])
+    text = "\n".join(output)
+    assert "From your draft, 1 tile more:" in text and "add R9 to R4 R5 R6 R7 R8" in text
+    assert "You placed R8 R9." in text
+
+
+def test_a_game_logs_every_turn_and_the_sets_keep_their_numbers() -> None:
+    game = Game.new(["You", "Bot"], rules="casual", seed=11)
+    _, output = scripted(game, ["draw"] * 25)
+    bot_lines = [line for line in output if line.startswith("Bot ")]
+    assert any(re.fullmatch(r"Bot placed [A-Z0-9 ]+( and moved .+)?\(\d+ left\)\.", line) for line in bot_lines), (
+        bot_lines
+    )
+    assert any(re.fullmatch(r"You drew [RBYK]\d+\.|You drew J\.", line) for line in output)
+    # Each listing of the table, as a list of sets; a set still there unchanged keeps its number.
+    listings: list[dict[str, int]] = []
+    for line in output:
+        if line.startswith("Table:"):
+            listings.append({})
+        found = re.fullmatch(r"\s+(\d+)\. (.+?)   [✓✗].*", line)
+        if found and listings:
+            listings[-1][found.group(2)] = int(found.group(1))
+    assert len([listing for listing in listings if listing]) >= 3
+    for earlier, later in itertools.pairwise(listings):
+        for text, number in earlier.items():
+            if text in later:
+                assert later[text] == number, (text, earlier, later)
+
+
+def test_the_draw_for_the_first_player_is_shown() -> None:
+    game = Game.new(["You", "Bot"], seed=3)
+    assert game.deal.first_draws
+    _, output = scripted(game, [])
+    assert output[0].startswith("Drawing for first player: You ")
+    assert output[0].endswith("The highest starts.")
+
+
+def test_an_empty_line_is_answered_with_a_reminder_not_the_whole_help() -> None:
+    game = scenario(["R1 R2 R3 K1 K2", "Y1 Y2"])
+    _, output = scripted(game, [""])
+    assert SHORT_HELP in output
+    assert HELP not in output
+
+
+def test_a_long_rack_breaks_between_tiles() -> None:
+    rack = "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 B1 B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13 Y10 Y11 Y12 Y13"
+    game = scenario([rack, "K1 K2"])
+    _, output = scripted(game, [])
+    start = next(index for index, line in enumerate(output) if line.startswith("Rack (30): "))
+    rack_lines = [output[start], *itertools.takewhile(lambda line: line.startswith("    "), output[start + 1 :])]
+    assert len(rack_lines) >= 2
+    assert all(len(line) <= 100 for line in rack_lines)
+    assert " ".join(rack_lines).removeprefix("Rack (30): ").split() == rack.split()
+
+
+def test_the_live_clock_redraws_the_prompt_in_place() -> None:
+    class Screen(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Screen()
+    prompts = iter(["[ 59s] > ", "[ 58s] > "])
+    ticks = iter([False, False, True])
+    LiveClock(lambda: next(prompts), screen, wait=lambda seconds: next(ticks)).run()
+    assert screen.getvalue() == "\0337\r[ 59s] > \0338\0337\r[ 58s] > \0338"
 
 
 def test_a_whole_game_typed_from_the_solver() -> None:
@@ -216,10 +303,9 @@ def test_the_clock_cuts_a_turn_short_while_the_person_is_typing() -> None:
         if typed:
             raise EOFError
         typed.append(prompt)
-        time.sleep(5)  # the alarm interrupts this
+        signal.pause()  # the person is still typing when the alarm rings, which interrupts this
         return "draw"
 
-    started = time.monotonic()
     output: list[str] = []
     terminal = TerminalGame(
         game,
@@ -231,6 +317,6 @@ def test_the_clock_cuts_a_turn_short_while_the_person_is_typing() -> None:
         interrupt_at_deadline=True,
     )
     terminal.run()
-    assert time.monotonic() - started < 3
+    # Had the alarm not cut the turn short, the person would have drawn.
     assert game.actions[0].kind == "timeout"
     assert "Time is up: the table is put back and you draw 2 tiles." in output

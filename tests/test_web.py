@@ -51,8 +51,21 @@ def _page(browser: Browser, size: ViewportSize, *, locale: str = "en-GB", touch:
     page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.add_init_script(ERROR_TOASTS_JS)
     page.errors = errors  # type: ignore[attr-defined]
     return page
+
+
+#: Records every error message the page shows (window.errorToasts), however briefly.
+ERROR_TOASTS_JS = """
+window.errorToasts = [];
+new MutationObserver(() => {
+    const toast = document.getElementById("toast");
+    if (toast && toast.classList.contains("error") && toast.classList.contains("show")) {
+        if (window.errorToasts.at(-1) !== toast.textContent) window.errorToasts.push(toast.textContent);
+    }
+}).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+"""
 
 
 def _no_page_errors(*pages: Page) -> None:
@@ -93,7 +106,7 @@ def _make_opening(page: Page) -> bool:
                 # One tile alone is a set in the making: flagged, with the reason, and the turn cannot end.
                 expect(page.locator(".set.invalid .verdict").first).to_contain_text("at least 3 tiles")
                 expect(page.locator("#end-turn")).to_be_disabled()
-                expect(page.locator("#turn-reason")).to_contain_text(f"Set {index + 1} is not valid")
+                expect(page.locator("#turn-reason")).to_contain_text("A set marked ✗ is not valid yet")
                 screenshot(page, "newcomer-invalid-set-phone")
     expect(page.locator(".set.invalid")).to_have_count(0)
     # The counter adds up the new sets (two jokers beside one tile may read as a run worth more).
@@ -125,6 +138,11 @@ def test_a_newcomer_plays_a_whole_game_against_a_bot(server: ServerProcess, brow
         _my_turn(page)
         if _over(page):
             break
+        if turn > 0:
+            # The move log says what the computer did, in a sentence.
+            expect(page.locator("#log-latest")).to_have_text(
+                re.compile(r"^Computer 2 (drew a tile|placed \S+( \S+)*|passed)")
+            )
         if not opened:
             opened = _make_opening(page)
             if opened:
@@ -135,8 +153,12 @@ def test_a_newcomer_plays_a_whole_game_against_a_bot(server: ServerProcess, brow
             # After the opening: the hint's play when there is one.
             # The hint's answer is a message: clear any earlier one, so the wait is for this answer.
             page.evaluate("document.getElementById('toast')?.classList.remove('show')")
+            outlined = page.locator(".tile.last").count()
             page.click("#hint")
             page.wait_for_function("() => document.querySelector('#toast.show')")
+            if outlined and page.locator(".table .tile.selected").count():
+                # The computer's tiles stop being outlined once the player changes the table.
+                expect(page.locator(".tile.last")).to_have_count(0)
             if page.locator("#end-turn").is_enabled():
                 moves = _moves(page)
                 page.click("#end-turn")
@@ -149,7 +171,11 @@ def test_a_newcomer_plays_a_whole_game_against_a_bot(server: ServerProcess, brow
         if not drew and not _over(page):
             drew = True
             assert len(rack_tiles(page)) == before + 1
+            # The player's own draw is logged with the tile drawn.
+            drawn = page.locator("#log-lines li", has_text=re.compile(r"^Ana \(you\) drew \S+$"))
+            expect(drawn).to_have_count(1)
     assert opened, "the rack never held an opening"
+    assert page.evaluate("window.errorToasts") == []
     expect(page.locator(".overlay .dialog")).to_be_visible()
     expect(page.locator("#scores tbody tr")).to_have_count(2)
     screenshot(page, "newcomer-scores-phone")
@@ -159,6 +185,13 @@ def test_a_newcomer_plays_a_whole_game_against_a_bot(server: ServerProcess, brow
     page.wait_for_selector("#replay-action")
     page.click("#replay-last")
     expect(page.locator("#replay-scores")).to_be_visible()
+    # The computer has the game's name for it, and each move its sentence.
+    expect(page.locator(".replay-view .players")).to_contain_text("Computer 2")
+    # The result's caption is light on the green felt.
+    caption = page.eval_on_selector("#replay-scores caption", "caption => getComputedStyle(caption).color")
+    assert caption == "rgb(255, 255, 255)", caption
+    page.click("#move-log summary")
+    expect(page.locator("#log-lines li").first).to_have_text(re.compile(r"^(Ana|Computer 2) (placed|drew)"))
     screenshot(page, "replay-phone")
     _no_page_errors(page)
 
@@ -176,6 +209,7 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ServerProc
     host = _page(browser, DESKTOP)
     host.goto(server.url)
     screenshot(host, "home-desktop")
+    expect(host.get_by_label("Room code")).to_be_visible()
     host.fill("#name", "Bea")
     host.check("#room-hints")
     host.select_option("#room-preset", "classic")
@@ -218,7 +252,7 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ServerProc
     player.click("#reset")
     expect(player.locator(".table .set")).to_have_count(0)
     # From the keyboard: Tab to the rack, arrows to a tile, pick with Enter, a new set with N, undo with Ctrl+Z.
-    player.locator("#draw").focus()  # End turn, disabled, is passed over
+    player.locator("#new-set").focus()
     player.keyboard.press("Tab")
     expect(player.locator("#rack")).to_be_focused()
     player.keyboard.press("ArrowRight")
@@ -231,11 +265,21 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ServerProc
     expect(player.locator(".rack .tile.selected")).to_have_count(2)
     player.keyboard.press("n")
     expect(player.locator(".table .set .tile")).to_have_count(2)
+    # The table is next to the rack for Shift+Tab: the place for a new set, then the set nearest the rack.
+    player.locator("#rack").focus()
+    player.keyboard.press("Shift+Tab")
+    expect(player.locator("#new-set")).to_be_focused()
+    player.keyboard.press("Shift+Tab")
+    expect(player.locator('[data-drop="set:0"]')).to_be_focused()
     player.keyboard.press("Control+z")
     expect(player.locator(".table .set")).to_have_count(0)
-    player.click("#draw")
+    # A double click draws once, and says nothing false about whose turn it is.
+    player.dblclick("#draw")
     watcher.wait_for_selector("main.game.my-turn")
+    player.evaluate("window.tilerummy.request({type: 'ping'})")  # any second request would be answered first
+    assert player.evaluate("window.errorToasts") == []
     expect(watcher.locator(".chip.pool")).to_have_text(f"Pool: {pool - 1}")
+    expect(watcher.locator("#log-latest")).to_have_text(re.compile(r"^(Bea|Caio) drew a tile$"))
     expect(watcher.locator(".table.live")).to_have_count(0)
 
     # The guest reloads mid-game and is back in their seat with the same rack.
@@ -258,12 +302,24 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ServerProc
     # How to play, over the game.
     guest.click("#help")
     expect(guest.locator(".help-dialog")).to_contain_text("From the keyboard")
+    # A message shown meanwhile stays under the help, which it would otherwise cover.
+    guest.evaluate("async () => (await import('/static/js/ui.js')).toast('A message')")
+    covered = """() => {
+        const toast = document.getElementById("toast");
+        toast.style.pointerEvents = "auto";  // else it is never the element found at a point
+        const box = toast.getBoundingClientRect();
+        return Boolean(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2).closest(".help-overlay"));
+    }"""
+    assert guest.evaluate(covered)
     screenshot(guest, "help-phone")
     guest.keyboard.press("Escape")
     expect(guest.locator(".help-dialog")).to_have_count(0)
     # Tiles as playing cards.
     host.click("header button[aria-label='Show tiles as playing cards']")
     expect(host.locator(".rack .tile.card").first).to_be_visible()
+    # As a card, the joker is a star alone: a "J" would read as a jack.
+    assert host.evaluate("async () => (await import('/static/js/ui.js')).tileFace('J').textContent") == "★"
+    expect(host.locator("header button.switch").first).to_have_text("Cards")
     screenshot(host, "two-players-cards-desktop")
     _no_page_errors(host, guest)
     host.context.close()
@@ -297,8 +353,12 @@ def test_the_language_follows_the_browser_and_the_switch(server: ServerProcess, 
     page = _page(browser, PHONE, locale="it-IT")
     page.goto(server.url)
     expect(page.locator("#play-bots")).to_have_text("Gioca contro il computer")
+    made_up = page.input_value("#name")
+    assert re.fullmatch(r"Giocatore \d{3}", made_up), made_up
     page.select_option("header select.lang", "es")
     expect(page.locator("#play-bots")).to_have_text("Jugar contra el ordenador")
+    # The name the page made up follows the language.
+    expect(page.locator("#name")).to_have_value(made_up.replace("Giocatore", "Jugador"))
     page.reload()
     expect(page.locator("#play-bots")).to_have_text("Jugar contra el ordenador")
     page.select_option("header select.lang", "pt")
@@ -388,3 +448,149 @@ def test_every_text_is_in_every_language() -> None:
     for pair in re.findall(r'\bt\([^()"]*\? "([a-z0-9_]+)" : "([a-z0-9_]+)"', scripts):
         used |= set(pair)
     assert used - set(english) == set(), "texts the page asks for that no catalogue has"
+
+
+# --- Every page in every language, at both sizes --------------------------------
+
+LANGUAGES = ("en", "es", "it", "pt")
+NUMBER_PLACEHOLDERS = {"n", "value", "need", "points", "free", "seats", "place"}
+
+#: Visible elements whose text is wider than their box, and drop-downs too narrow for one of their choices.
+CUT_TEXTS_JS = """() => {
+    const problems = [];
+    const shown = (element) => element.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+    for (const element of document.querySelectorAll("body *")) {
+        if (!element.textContent.trim() || !shown(element)) continue;
+        const style = getComputedStyle(element);
+        if (style.display === "inline" || ["auto", "scroll"].includes(style.overflowX)) continue;
+        if (element.scrollWidth > element.clientWidth + 1) {
+            problems.push(`${element.tagName}.${element.className}: "${element.innerText.slice(0, 60)}" needs ${element.scrollWidth}px, has ${element.clientWidth}px`);
+        }
+    }
+    for (const select of document.querySelectorAll("select")) {
+        if (!shown(select)) continue;
+        const style = getComputedStyle(select);
+        // The room for a choice's text: the box less its padding and the drop-down arrow.
+        const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
+        for (const option of select.options) {
+            const probe = document.createElement("span");
+            probe.style.cssText = `font: ${style.font}; position: absolute; white-space: pre; visibility: hidden`;
+            probe.textContent = option.text;
+            document.body.append(probe);
+            const width = probe.getBoundingClientRect().width;
+            probe.remove();
+            if (width > room) problems.push(`select#${select.id}: "${option.text}" needs ${Math.ceil(width)}px, has ${room}px`);
+        }
+    }
+    return problems;
+}"""
+
+#: Every visible text: text nodes, and the chosen text of each drop-down.
+VISIBLE_TEXTS_JS = """() => {
+    const texts = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+        const text = walker.currentNode.textContent.trim();
+        const parent = walker.currentNode.parentElement;
+        if (text && parent && parent.checkVisibility({ visibilityProperty: true, opacityProperty: true })) texts.push(text);
+    }
+    for (const select of document.querySelectorAll("select")) {
+        if (select.checkVisibility()) texts.push(...[...select.options].map((option) => option.text));
+    }
+    return texts;
+}"""
+
+
+def _catalogue(language: str) -> dict[str, str]:
+    catalogue: dict[str, str] = json.loads((STATIC / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
+    return catalogue
+
+
+def _english_patterns(language: str) -> list[tuple[str, re.Pattern[str]]]:
+    """English texts that the language says otherwise, as patterns (a {placeholder} matches anything)."""
+    english, own = _catalogue("en"), _catalogue(language)
+    patterns = []
+    for key, text in english.items():
+        literal = re.sub(r"\{\w+\}", "", text)
+        if own[key] == text or sum(character.isalpha() for character in literal) < 3:
+            continue
+        parts = re.split(r"\{(\w+)\}", text)
+        # re.split puts the placeholders' names at the odd places; counts stand for numbers.
+        regex = "".join(
+            (r"\d+" if part in NUMBER_PLACEHOLDERS else ".+?") if odd else re.escape(part)
+            for odd, part in ((index % 2 == 1, part) for index, part in enumerate(parts))
+        )
+        patterns.append((key, re.compile(regex)))
+    return patterns
+
+
+def _texts_fit_and_speak(page: Page, language: str, where: str) -> None:
+    cut: list[str] = page.evaluate(CUT_TEXTS_JS)
+    assert cut == [], (language, where, cut)
+    if language == "en":
+        return
+    texts: list[str] = page.evaluate(VISIBLE_TEXTS_JS)
+    english = [(key, text) for text in texts for key, pattern in _english_patterns(language) if pattern.fullmatch(text)]
+    assert english == [], (language, where, english)
+    assert not [text for text in texts if re.search(r"\bbot \d", text)], (language, where, "a bot named in English")
+
+
+@pytest.fixture(scope="module")
+def finished_game(server: ServerProcess) -> str:
+    """A game two bots played to the end, for its replay."""
+    host = Client(server, "Hal")
+    host.create([{"kind": "bot", "level": "easy"}] * 2, rules={"options": {"turn_seconds": None}}, public=False)
+    host.request({"type": "start_game"})
+    over = host.wait_for(lambda message: message["type"] == "game" and message["game"]["result"] is not None, 120)
+    host.close()
+    game_id: str = over["game"]["game_id"]
+    return game_id
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_every_page_fits_and_speaks_the_language(
+    server: ServerProcess, browser: Browser, finished_game: str, size: str, language: str
+) -> None:
+    page = _page(browser, DESKTOP if size == "desktop" else PHONE, locale=language, touch=size == "phone")
+    page.goto(f"{server.url}/?bot_delay=0")
+    page.wait_for_selector("#play-bots")
+    # Every drop-down at its longest choice, as a player may leave it.
+    for select in ("#level", "#room-preset", "#room-display", "#bot-turn"):
+        longest = page.eval_on_selector(
+            select, "s => [...s.options].reduce((a, b) => (b.text.length > a.text.length ? b : a)).value"
+        )
+        page.select_option(select, longest)
+    _texts_fit_and_speak(page, language, "home")
+    screenshot(page, f"home-{language}-{size}")
+
+    page.click("#create-room")
+    page.wait_for_selector("#invite")
+    _texts_fit_and_speak(page, language, "room")
+    page.goto(f"{server.url}/?bot_delay=0")
+    page.select_option("#bots", "3")
+    page.click("#play-bots")
+    _my_turn(page)
+    page.locator(".rack .tile").first.click()
+    page.click("#new-set")
+    expect(page.locator(".set.invalid")).to_have_count(1)
+    page.click("#move-log summary")
+    _texts_fit_and_speak(page, language, "game")
+    screenshot(page, f"game-{language}-{size}")
+    page.click("#help")
+    _texts_fit_and_speak(page, language, "help")
+    page.keyboard.press("Escape")
+
+    # The finished game's room, watched: the result and its scores.
+    page.goto(f"{server.url}/r/{finished_game.split('-')[0]}")
+    expect(page.locator("#scores")).to_be_visible()
+    _texts_fit_and_speak(page, language, "result")
+
+    page.goto(f"{server.url}/replay/{finished_game}")
+    page.click("#replay-last")
+    page.click("#move-log summary")
+    expect(page.locator("#replay-scores")).to_be_visible()
+    _texts_fit_and_speak(page, language, "replay")
+    screenshot(page, f"replay-{language}-{size}")
+    _no_page_errors(page)
+    page.context.close()

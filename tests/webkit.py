@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Page, ViewportSize
+
+from . import waiting
 
 #: Screenshots land here (git-ignored), to be looked at after a run.
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -49,9 +50,5 @@ def drag(page: Page, source: str, target: str) -> None:
 
 
 def wait_until(check: Callable[[], bool], timeout: float = WAIT_MS / 1000, what: str = "a condition") -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.05)
-    raise TimeoutError(f"waited {timeout} s for {what}")
+    """Wait for the page (see :func:`tests.waiting.wait_until`), by default as long as Playwright would."""
+    waiting.wait_until(check, timeout, what)

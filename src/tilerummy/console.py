@@ -59,6 +59,16 @@ class Painter:
         return f"\033[1m{text}{_RESET}" if self.colour else text
 
 
+def count(number: int, noun: str) -> str:
+    """``1 tile``, ``2 tiles``: a number and a regular noun that agrees with it."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def verb(name: str, third_person: str, second_person: str) -> str:
+    """The verb that agrees with a player's name: the person at the keyboard may be called "You"."""
+    return second_person if name.strip().casefold() == "you" else third_person
+
+
 def describe_turn(game: Game, seat: int, action: Action, rack_before: int, table_before: Table, paint: Painter) -> str:
     """What a player just did, in a line or two (``rack_before``: their rack size before it)."""
     name = game.players[seat]
@@ -68,15 +78,15 @@ def describe_turn(game: Game, seat: int, action: Action, rack_before: int, table
         changed = Counter(game.table.melds) - Counter(table_before.melds)
         shown = "  |  ".join(paint.meld(meld) for meld in changed.elements())
         return (
-            f"{name} plays {placed} tile{'s' if placed != 1 else ''} ({left} left): {shown}\n"
+            f"{name} {verb(name, 'plays', 'play')} {count(placed, 'tile')} ({left} left): {shown}\n"
             f"     table: {paint.table(game.table)}"
         )
     if isinstance(action, Draw):
-        return f"{name} draws ({left} tiles, pool {game.pool_size})"
+        return f"{name} {verb(name, 'draws', 'draw')} ({count(left, 'tile')}, pool {game.pool_size})"
     if isinstance(action, Pass):
-        return f"{name} passes (the pool is empty)"
+        return f"{name} {verb(name, 'passes', 'pass')} (the pool is empty)"
     assert isinstance(action, Timeout)
-    return f"{name} ran out of time and draws ({left} tiles)"
+    return f"{name} ran out of time and {verb(name, 'draws', 'draw')} ({count(left, 'tile')})"
 
 
 def final_scores(game: Game, paint: Painter) -> list[str]:
@@ -86,10 +96,13 @@ def final_scores(game: Game, paint: Painter) -> list[str]:
     winner = game.players[result.winner]
     lines = [
         paint.bold(
-            f"{winner} went out: Rummikub!" if result.went_out else f"The pool ran out; {winner} has the lowest rack."
+            f"{winner} went out: Rummikub!"
+            if result.went_out
+            else f"The pool ran out; {winner} {verb(winner, 'has', 'have')} the lowest rack."
         )
     ]
+    width = max(len(name) for name in game.players)
     for seat, name in enumerate(game.players):
         rack = paint.tiles(game.rack_tiles(seat)) or "(empty)"
-        lines.append(f"  {name:<8} {result.scores[seat]:>+5}   rack ({result.values[seat]:>3}): {rack}")
+        lines.append(f"  {name:<{width}} {result.scores[seat]:>+5}   rack ({result.values[seat]:>3}): {rack}")
     return lines

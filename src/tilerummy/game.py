@@ -8,6 +8,9 @@ raises :class:`~tilerummy.errors.IllegalAction` and changes nothing.
 Time is an argument, never read from a clock: an action may carry ``at``
 (seconds on any monotonic scale the caller chooses). When it does, the game
 knows each turn's deadline and refuses a play that comes after it.
+
+:meth:`Game.pop` takes back the last action exactly, as if it had never been
+applied (a server whose write of an action failed undoes it this way).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from .errors import IllegalAction, IllegalPlay, NotYourTurn, Reason, RulesError
 from .legality import judge_play
 from .melds import Table
 from .openings import has_opening
-from .rules import PoolExhausted, Rules
+from .rules import PoolDraws, PoolExhausted, Rules
 from .scoring import RoundScore, score_round
 from .tiles import Piece, Tile
 
@@ -111,6 +114,27 @@ class PlayerView:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class _Before:
+    """The state an action changes, as it was before the action: what :meth:`Game.pop` restores.
+
+    Racks and pool are kept by reference: actions replace those lists, never
+    change them in place, so the old lists stay as they were.
+    """
+
+    racks: tuple[list[Piece], ...]
+    pool: list[Piece]
+    table: Table
+    table_pieces: int
+    turn: int
+    melded: tuple[bool, ...]
+    could_meld: tuple[bool, ...]
+    turns_after_pool_empty: int | None
+    idle_turns: int
+    result: RoundScore | None
+    turn_started_at: float | None
+
+
 class Game:
     """One round between 2 to 6 players.
 
@@ -138,12 +162,15 @@ class Game:
         self.started_at = started_at
         self._racks: list[list[Piece]] = [sorted(rack) for rack in deal.racks]
         self._pool: list[Piece] = list(deal.pool)
+        # Per-seat draws: seat s owns the pool's tiles s, s + n, s + 2n... (n players).
+        self._pool_owner = {piece: index % deal.players for index, piece in enumerate(deal.pool)}
         self._table = Table()
         self._table_pieces: list[Piece] = []
         self.turn = deal.first
         self._melded = [False] * deal.players
         self._could_meld = [False] * deal.players
         self._actions: list[Action] = []
+        self._before: list[_Before] = []
         self._turns_after_pool_empty: int | None = None
         self._idle_turns = 0
         self._result: RoundScore | None = None
@@ -195,7 +222,8 @@ class Game:
 
     @property
     def pool(self) -> tuple[Piece, ...]:
-        """The pool in draw order. Hidden information: for records and audits only."""
+        """The pool in the deal's order, which is the draw order when draws are
+        shared. Hidden information: for records and audits only."""
         return tuple(self._pool)
 
     @property
@@ -257,6 +285,7 @@ class Game:
         rack = self._racks[seat]
         judged = judge_play(self._table, table, [piece.tile for piece in rack], self.rules, melded=self._melded[seat])
         taken = _take_pieces(rack, judged.from_rack)
+        self._remember()
         self._racks[seat] = [piece for piece in rack if piece not in taken]
         self._table = judged.table
         self._table_pieces.extend(taken)
@@ -273,6 +302,7 @@ class Game:
         self._check_in_time(at)
         if not self._pool:
             raise IllegalAction(Reason.POOL_EMPTY, "the pool is empty: play or pass")
+        self._remember()
         self._draw_tiles(seat, 1)
         self._actions.append(Draw(seat, at))
         self._end_turn(placed=False, at=at)
@@ -286,6 +316,7 @@ class Game:
         self._check_in_time(at)
         if self._pool:
             raise IllegalAction(Reason.POOL_NOT_EMPTY, "you may pass only when the pool is empty: draw instead")
+        self._remember()
         self._actions.append(Pass(seat, at))
         self._end_turn(placed=False, at=at)
 
@@ -301,10 +332,33 @@ class Game:
         deadline = self.deadline
         if at is not None and deadline is not None and at < deadline:
             raise IllegalAction(Reason.TIME_NOT_UP, f"the turn has {deadline - at:.1f} s left")
+        self._remember()
         self._draw_tiles(seat, min(self.rules.timeout_penalty, len(self._pool)))
         self._actions.append(Timeout(seat, at))
         # Without a time, the next turn starts when this one ran out.
         self._end_turn(placed=False, at=at if at is not None else deadline)
+
+    def pop(self) -> Action:
+        """Take back the last action and return it: the game, and every view of
+        it, is exactly as it was before the action. Cheap: nothing is replayed.
+
+        :raises IndexError: when no action has been applied.
+        """
+        if not self._actions:
+            raise IndexError("no action to take back: the round has just been dealt")
+        before = self._before.pop()
+        self._racks = list(before.racks)
+        self._pool = before.pool
+        self._table = before.table
+        del self._table_pieces[before.table_pieces :]
+        self.turn = before.turn
+        self._melded = list(before.melded)
+        self._could_meld = list(before.could_meld)
+        self._turns_after_pool_empty = before.turns_after_pool_empty
+        self._idle_turns = before.idle_turns
+        self._result = before.result
+        self._turn_started_at = before.turn_started_at
+        return self._actions.pop()
 
     # --- Views -----------------------------------------------------------
 
@@ -350,12 +404,57 @@ class Game:
         if at is not None and deadline is not None and at > deadline:
             raise IllegalAction(Reason.TIME_UP, "the turn's time ran out: it ends with a timeout")
 
+    def _remember(self) -> None:
+        """Called once an action is known to be legal, just before it changes anything."""
+        self._before.append(
+            _Before(
+                racks=tuple(self._racks),
+                pool=self._pool,
+                table=self._table,
+                table_pieces=len(self._table_pieces),
+                turn=self.turn,
+                melded=tuple(self._melded),
+                could_meld=tuple(self._could_meld),
+                turns_after_pool_empty=self._turns_after_pool_empty,
+                idle_turns=self._idle_turns,
+                result=self._result,
+                turn_started_at=self._turn_started_at,
+            )
+        )
+
     def _draw_tiles(self, seat: int, count: int) -> None:
-        drawn, self._pool = self._pool[:count], self._pool[count:]
+        if self.rules.pool_draws is PoolDraws.SHARED:
+            drawn, self._pool = self._pool[:count], self._pool[count:]
+        else:
+            drawn = []
+            pool = list(self._pool)  # a new list: the state remembered for pop() holds the old one
+            for _ in range(count):
+                drawn.append(self._next_own_draw(seat, pool))
+                pool.remove(drawn[-1])
+            self._pool = pool
         self._racks[seat] = sorted(self._racks[seat] + drawn)
         if not self._pool and self._turns_after_pool_empty is None:
             # The pool just ran out: from the next player on, the ending rule counts turns.
             self._turns_after_pool_empty = -1
+
+    def _next_own_draw(self, seat: int, pool: Sequence[Piece]) -> Piece:
+        """The seat's next tile of its own share of ``pool``; once that is used up, the last
+        tile of the largest share left (the tile its owner would draw last; on
+        a tie, the owner next in turn after the seat).
+
+        Which position is drawn depends only on how many tiles each seat has
+        drawn, so every draw is still a uniformly random unseen tile, as from a
+        shared pool; but a seat's k-th draw is the same tile whoever sits there
+        and whatever the others did, as long as the shares last.
+        """
+        players = len(self.players)
+        shares: list[list[Piece]] = [[] for _ in range(players)]
+        for piece in pool:
+            shares[self._pool_owner[piece]].append(piece)
+        if shares[seat]:
+            return shares[seat][0]
+        largest = max(range(players), key=lambda owner: (len(shares[owner]), -((owner - seat) % players)))
+        return shares[largest][-1]
 
     def _end_turn(self, *, placed: bool, at: float | None) -> None:
         seat = self.turn

@@ -157,6 +157,55 @@ class Meld:
             return False
 
 
+@dataclass(frozen=True, slots=True)
+class WrittenMeld:
+    """A set as written: its meld, and the meanings its jokers were given.
+
+    A :class:`Meld` keeps the tiles only, so in a group it cannot tell which
+    joker was named what; this keeps the names, for reports about the text.
+
+    >>> [joker_meanings_text(meaning) for meaning in WrittenMeld.parse("J(B10) R10 J").jokers]
+    ['B10', 'Y10|K10']
+    >>> str(WrittenMeld.parse("J(K10) R10 J"))
+    'R10 J(K10) J'
+    """
+
+    meld: Meld
+    tokens: tuple[Token, ...]
+
+    @classmethod
+    def parse(cls, text: str, *, wrap: bool = False) -> WrittenMeld:
+        """Read a set, as :meth:`Meld.parse` does.
+
+        :raises NotationError: when a token is not a tile.
+        :raises InvalidMeld: when the tiles do not form a set, naming why.
+        """
+        tokens = tuple(Token.parse(token) for token in split_tokens(text))
+        return cls(read_meld(tokens, wrap=wrap), tokens)
+
+    @property
+    def named(self) -> tuple[Tile, ...]:
+        return tuple(token.hint for token in self.tokens if token.hint is not None)
+
+    @property
+    def jokers(self) -> tuple[frozenset[Tile], ...]:
+        """For each joker, in written order, the tiles it may stand for."""
+        if self.meld.is_run or not self.named:
+            return self.meld.jokers
+        # In a run a joker's place fixes it; in a group a name does, and the others share what is left.
+        free = (self.meld.jokers[0] if self.meld.jokers else frozenset()) - frozenset(self.named)
+        return tuple(
+            free if token.hint is None else frozenset({token.hint}) for token in self.tokens if token.tile.is_joker
+        )
+
+    def __str__(self) -> str:
+        """The set in order, keeping the names its group jokers were given."""
+        if self.meld.is_run or not self.named:
+            return str(self.meld)
+        numbered = [str(tile) for tile in self.meld.tiles if not tile.is_joker]
+        return " ".join(numbered + [str(token) for token in self.tokens if token.tile.is_joker])
+
+
 def joker_meanings_text(meaning: frozenset[Tile]) -> str:
     """``"R7"`` for a definite joker, ``"B5|Y5"`` when it may stand for either."""
     return "|".join(str(tile) for tile in sorted(meaning, key=lambda tile: tile.sort_key))

@@ -9,17 +9,20 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
+
+from pydantic import BaseModel
 
 from .deal import Deal
 from .errors import IllegalAction, NotationError, RecordError, RulesError, TilerummyError
+from .fairness import Fairness
 from .game import Action, Draw, Game, Pass, Play, Timeout
 from .melds import Table
+from .record_model import FORMAT as FORMAT
+from .record_model import VERSION as VERSION
+from .record_model import ActionModel, PlayModel, RecordModel, validate_record
 from .rules import Rules
 from .tiles import format_tiles, parse_tiles
-
-FORMAT = "tilerummy-record"
-VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,10 +34,11 @@ class GameRecord:
     deal: Deal
     actions: tuple[Action, ...]
     started_at: float | None = None
+    fairness: Fairness | None = None  # the deal's commitment (docs/fairness.md), with a seed
 
     @classmethod
-    def from_game(cls, game: Game) -> GameRecord:
-        return cls(game.rules, game.players, game.deal, game.actions, game.started_at)
+    def from_game(cls, game: Game, *, fairness: Fairness | None = None) -> GameRecord:
+        return cls(game.rules, game.players, game.deal, game.actions, game.started_at, fairness)
 
     def to_dict(self, *, result: Mapping[str, Any] | None = None) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -45,6 +49,8 @@ class GameRecord:
         }
         if self.deal.seed is not None:
             data["seed"] = self.deal.seed
+            if self.fairness is not None:
+                data["fairness"] = self.fairness.to_dict()
         else:
             data["deal"] = {
                 "first": self.deal.first,
@@ -63,46 +69,24 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
-        """Read a record.
+        """Read a record (its shape is :class:`~tilerummy.record_model.RecordModel`).
 
         :raises RecordError: naming the field at fault.
         """
-        if not isinstance(data, dict):
-            raise RecordError("a record is a JSON object")
-        if data.get("format") != FORMAT:
-            raise RecordError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
-        if data.get("version") != VERSION:
-            raise RecordError(f"version: this program reads version {VERSION}, got {data.get('version')!r}")
-        known = {"format", "version", "rules", "players", "seed", "deal", "started_at", "actions", "result"}
-        if "result" in data and not isinstance(data["result"], dict):
-            raise RecordError("result: expected an object")
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise RecordError(f"unknown field {unknown[0]!r}")
+        model = validate_record(data)
         try:
-            rules = Rules.from_dict(_expect(data, "rules", dict))
-        except (RulesError, TypeError) as error:
+            # Options left out take the preset's values, so only those written are passed on.
+            rules = Rules.from_dict(cast(BaseModel, model.rules).model_dump(exclude_unset=True))
+        except RulesError as error:
             raise RecordError(f"rules: {error}") from None
-        players = _expect(data, "players", list)
-        if not all(isinstance(name, str) and name for name in players):
-            raise RecordError("players: expected a list of names")
-        if len(set(players)) < len(players):
-            raise RecordError("players: two players have the same name")
-        started_at = data.get("started_at")
-        if started_at is not None and not _is_number(started_at):
-            raise RecordError("started_at: expected a number of seconds")
-        deal = _read_deal(data, rules, len(players))
-        raw_actions = _expect(data, "actions", list)
-        actions = tuple(_read_action(index, raw, rules) for index, raw in enumerate(raw_actions))
-        return cls(rules, tuple(players), deal, actions, started_at)
+        deal = _read_deal(model, rules)
+        fairness = Fairness(model.fairness.commitment, model.fairness.salt) if model.fairness is not None else None
+        actions = tuple(_read_action(action, rules) for action in model.actions)
+        return cls(rules, tuple(model.players), deal, actions, model.started_at, fairness)
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise RecordError(f"not JSON: {error}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(read_json(text))
 
     def new_game(self) -> Game:
         """The game before any action."""
@@ -133,86 +117,53 @@ class Replay:
         return self.error is None
 
 
-def _expect(data: Mapping[str, Any], key: str, kind: type) -> Any:
-    if key not in data:
-        raise RecordError(f"{key}: missing")
-    value = data[key]
-    if not isinstance(value, kind):
-        raise RecordError(f"{key}: expected {'an object' if kind is dict else 'a list'}")
-    return value
+def read_json(text: str) -> Any:
+    """Strict JSON: no NaN or Infinity (no clock reads them), and numbers of a sane length.
 
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _read_deal(data: Mapping[str, Any], rules: Rules, players: int) -> Deal:
-    has_seed, has_deal = "seed" in data, "deal" in data
-    if has_seed == has_deal:
-        raise RecordError("a record gives either a seed or a deal")
+    :raises RecordError: naming what is not JSON.
+    """
     try:
-        if has_seed:
-            seed = data["seed"]
-            if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-                raise RecordError("seed: expected a whole number, 0 or more")
-            return Deal.from_seed(rules, players, seed)
-        deal = _expect(data, "deal", dict)
-        extra = sorted(set(deal) - {"first", "racks", "pool"})
-        if extra:
-            raise RecordError(f"deal: unknown field {extra[0]!r}")
-        racks = deal.get("racks")
-        if not isinstance(racks, list) or not all(isinstance(rack, str) for rack in racks):
-            raise RecordError("deal.racks: expected one string of tiles per player")
-        if len(racks) != players:
-            raise RecordError(f"deal.racks: {len(racks)} racks for {players} players")
-        pool = deal.get("pool")
-        if not isinstance(pool, str):
-            raise RecordError("deal.pool: expected a string of tiles")
-        first = deal.get("first", 0)
-        if isinstance(first, bool) or not isinstance(first, int):
-            raise RecordError("deal.first: expected a seat number")
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"not JSON: {error}") from None
+    except RecursionError:
+        raise RecordError("not a record: nested too deeply") from None
+    except ValueError as error:
+        # Python refuses to convert integers of thousands of digits.
+        raise RecordError(f"not a record: {str(error).split(';')[0]}") from None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise RecordError(f"{name} is not a number a record may hold (JSON has no {name})")
+
+
+def _read_deal(model: RecordModel, rules: Rules) -> Deal:
+    try:
+        if model.seed is not None:
+            return Deal.from_seed(rules, len(model.players), model.seed)
+        assert model.deal is not None  # the model holds a seed or a deal
+        racks = model.deal.racks
+        if len(racks) != len(model.players):
+            raise RecordError(f"deal.racks: {len(racks)} racks for {len(model.players)} players")
         try:
-            return Deal.explicit(rules, [parse_tiles(rack) for rack in racks], parse_tiles(pool), first)
+            tiles = [parse_tiles(rack) for rack in racks]
+            return Deal.explicit(rules, tiles, parse_tiles(model.deal.pool), model.deal.first)
         except NotationError as error:
             raise RecordError(f"deal: {error}") from None
     except RulesError as error:
         raise RecordError(f"players: {error}") from None
 
 
-_ACTION_TYPES = {"play": Play, "draw": Draw, "pass": Pass, "timeout": Timeout}
-
-
-def _read_action(index: int, raw: Any, rules: Rules) -> Action:
-    where = f"actions[{index}]"
-    if not isinstance(raw, dict):
-        raise RecordError(f"{where}: expected an object")
-    kind = raw.get("type")
-    if kind not in _ACTION_TYPES:
-        raise RecordError(f"{where}.type: expected one of {', '.join(_ACTION_TYPES)}, got {kind!r}")
-    seat = raw.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise RecordError(f"{where}.seat: expected a seat number")
-    at = raw.get("at")
-    if at is not None and not _is_number(at):
-        raise RecordError(f"{where}.at: expected a number of seconds")
-    extra = sorted(set(raw) - {"type", "seat", "at", "table"})
-    if extra:
-        raise RecordError(f"{where}: unknown field {extra[0]!r}")
-    if kind == "play":
-        text = raw.get("table")
-        if not isinstance(text, str):
-            raise RecordError(f"{where}.table: expected the table in notation")
+def _read_action(model: ActionModel, rules: Rules) -> Action:
+    if isinstance(model, PlayModel):
         try:
-            table: Table | str = Table.parse(text, wrap=rules.wrap)
+            table: Table | str = Table.parse(model.table, wrap=rules.wrap)
         except TilerummyError:
             # Invalid sets are an illegal play, which the replay reports.
-            table = text
-        return Play(seat, table, at)
-    if "table" in raw:
-        raise RecordError(f"{where}: only a play has a table")
-    cls = _ACTION_TYPES[kind]
-    action: Action = cls(seat, at)
-    return action
+            table = model.table
+        return Play(model.seat, table, model.at)
+    kinds: dict[str, type[Draw | Pass | Timeout]] = {"draw": Draw, "pass": Pass, "timeout": Timeout}
+    return kinds[model.type](model.seat, model.at)
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:

@@ -23,6 +23,27 @@ from .tiles import TileSet
 RACK_SIZE = 14
 MIN_PLAYERS = 2
 
+#: The smallest value each whole-number option takes (``turn_seconds`` is any number above 0).
+OPTION_MINIMUM: dict[str, int] = {
+    "initial_meld_points": 0,
+    "timeout_penalty": 0,
+    "joker_penalty": 0,
+    "target_score": 1,
+    "rounds": 1,
+}
+
+#: The largest value each numeric option takes: far past any game played, and
+#: small enough that a typing mistake (or a hostile record) is refused rather
+#: than played.
+OPTION_MAXIMUM: dict[str, int] = {
+    "initial_meld_points": 1000,
+    "timeout_penalty": 160,
+    "joker_penalty": 1000,
+    "turn_seconds": 86_400,
+    "target_score": 1_000_000,
+    "rounds": 1000,
+}
+
 
 class JokerReplacement(enum.Enum):
     """Where the tile that frees a joker from the table may come from."""
@@ -44,6 +65,13 @@ class FirstPlayer(enum.Enum):
     RANDOM = "random"
 
 
+class PoolDraws(enum.Enum):
+    """Which pool tile a draw takes."""
+
+    SHARED = "shared"  # the top of one pool, whoever draws
+    PER_SEAT = "per_seat"  # each seat's own share of the pool, in a fixed order
+
+
 class Display(enum.Enum):
     TILES = "tiles"
     CARDS = "cards"
@@ -54,6 +82,7 @@ _ENUM_FIELDS: dict[str, type[enum.Enum]] = {
     "joker_replacement": JokerReplacement,
     "pool_exhausted": PoolExhausted,
     "first_player": FirstPlayer,
+    "pool_draws": PoolDraws,
     "display": Display,
 }
 
@@ -72,6 +101,7 @@ OPTION_HELP: dict[str, str] = {
     "unmelded_penalty": "-200 / -100 for ending a round without the initial meld",
     "first_player": "who starts: draw (highest tile) or random",
     "redraw_duplicates": "a starting rack with two identical tiles swaps one until none is left",
+    "pool_draws": "shared (the top of the pool), or per_seat (each seat draws its own share of the pool in order)",
     "target_score": "a match ends when a player reaches this total (none: not used)",
     "rounds": "a match ends after this many rounds (none: not used)",
     "display": "tiles, or cards (A, 2-10, J, Q, K; suits for colours)",
@@ -101,6 +131,7 @@ class Rules:
     unmelded_penalty: bool = True
     first_player: FirstPlayer = FirstPlayer.DRAW
     redraw_duplicates: bool = False
+    pool_draws: PoolDraws = PoolDraws.SHARED
     target_score: int | None = None
     rounds: int | None = None
     display: Display = Display.TILES
@@ -117,18 +148,22 @@ class Rules:
         for name in ("initial_meld_strict", "initial_meld_lay_off", "wrap", "unmelded_penalty", "redraw_duplicates"):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"{name}={getattr(self, name)!r}: expected true or false")
-        _check_int("initial_meld_points", self.initial_meld_points, low=0)
-        _check_int("timeout_penalty", self.timeout_penalty, low=0)
-        _check_int("joker_penalty", self.joker_penalty, low=0)
+        _check_int("initial_meld_points", self.initial_meld_points)
+        _check_int("timeout_penalty", self.timeout_penalty)
+        _check_int("joker_penalty", self.joker_penalty)
         if self.turn_seconds is not None:
             if isinstance(self.turn_seconds, bool) or not isinstance(self.turn_seconds, int | float):
                 raise RulesError(f"turn_seconds={self.turn_seconds!r}: expected a number of seconds or none")
             if not 0 < self.turn_seconds < math.inf:
                 raise RulesError(f"turn_seconds={self.turn_seconds!r}: must be more than 0, or none")
+            if self.turn_seconds > OPTION_MAXIMUM["turn_seconds"]:
+                raise RulesError(
+                    f"turn_seconds={self.turn_seconds!r}: must be at most {OPTION_MAXIMUM['turn_seconds']}"
+                )
         if self.target_score is not None:
-            _check_int("target_score", self.target_score, low=1)
+            _check_int("target_score", self.target_score)
         if self.rounds is not None:
-            _check_int("rounds", self.rounds, low=1)
+            _check_int("rounds", self.rounds)
 
     @classmethod
     def preset(cls, name: str, **options: Any) -> Rules:
@@ -229,11 +264,15 @@ def option_from_text(text: str) -> tuple[str, Any]:
     return name, value
 
 
-def _check_int(name: str, value: object, *, low: int) -> None:
+def _check_int(name: str, value: object) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesError(f"{name}={value!r}: expected a whole number")
-    if value < low:
-        raise RulesError(f"{name}={value}: must be at least {low}")
+    # Python will not print an integer of thousands of digits: name its size instead.
+    shown = str(value) if abs(value) < 10**12 else f"{'-' if value < 0 else ''}1e{int(math.log10(abs(value)))}"
+    if value < OPTION_MINIMUM[name]:
+        raise RulesError(f"{name}={shown}: must be at least {OPTION_MINIMUM[name]}")
+    if value > OPTION_MAXIMUM[name]:
+        raise RulesError(f"{name}={shown}: must be at most {OPTION_MAXIMUM[name]}")
 
 
 PRESETS: dict[str, Rules] = {

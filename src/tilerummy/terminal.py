@@ -1,26 +1,35 @@
 """A game against bots in a plain terminal: ``tilerummy play``.
 
 The person edits a draft of the table with short commands (lay a new set,
-add tiles to a set, move tiles between sets, or type the whole table) and
-ends the turn; the engine judges the draft only then, as at a real table.
-Every set of the draft is shown as valid or not, with the reason, as it is built.
+add tiles to a set, move tiles between sets, type the whole table, or take
+the hint's) and ends the turn; the engine judges the draft only then, as at
+a real table. Every set of the draft is shown as valid or not, with the
+reason, as it is built. Each turn, the person's and the bots', is told in one
+line of the move log; the sets keep their numbers from turn to turn.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
+import shutil
 import signal
+import sys
+import textwrap
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from types import TracebackType
+from typing import TextIO
 
 from .bots import Bot
-from .console import Painter, describe_turn, final_scores
+from .console import Painter, final_scores
 from .errors import IllegalAction, InvalidMeld, NotationError, TilerummyError
-from .game import Action, Game
-from .melds import Meld, Token
+from .game import Action, Draw, Game, Pass, Play
+from .melds import Meld, Table, Token
+from .movelog import keep_order, move_line
 from .solver import solve
 from .tiles import Tile, split_tokens
 
@@ -32,14 +41,21 @@ Commands (tiles like R5 B10 Y1 K13 J; sets are numbered as shown):
   table SETS          type the whole table as it should be (shows it when empty)
   done                end the turn with the table as drafted
   draw                draw a tile and end the turn (pass when the pool is empty)
-  hint                show the best play
+  hint                show the best play from your draft (or from the start of the turn)
+  apply               make the last hint's table your draft
   undo / reset        take back the last change / every change this turn
   sort                sort the rack by colour or by number
   help / quit"""
 
 
+SHORT_HELP = "Type a set (R5 R6 R7), 'done', 'draw', 'hint', or 'help' for every command."
+
 #: The alarm rings this much after the deadline, so that the clock has surely passed it.
 _ALARM_MARGIN = 0.05
+#: A terminal's colour codes, which take no room on the screen.
+_ANSI = re.compile(r"\033\[[0-9;]*m")
+#: How often the prompt's clock is redrawn while the person types.
+_CLOCK_TICK = 1.0
 
 
 class _TimeUp(Exception):
@@ -96,10 +112,18 @@ class TerminalGame:
         )
         self.clock = clock
         self.by_number = False
+        #: The table's sets in the order they are shown, so that they keep their numbers.
+        self.shown: list[Meld] = list(game.table)
+        #: The table of the last hint, for 'apply'.
+        self.hinted: Table | None = None
+        self.width = shutil.get_terminal_size().columns if read is None else 100
 
     def run(self) -> bool:
         """Play to the end of the round; False if the person left before."""
         game = self.game
+        if game.deal.first_draws and not game.actions:
+            draws = ", ".join(f"{self._name(seat)} {self.paint.tile(tile)}" for seat, tile in game.deal.first_draws)
+            self.write(f"Drawing for first player: {draws}. The highest starts.")
         self.write("Type 'help' for the commands, 'hint' for the best play.")
         while not game.is_over:
             seat = game.turn
@@ -111,24 +135,48 @@ class TerminalGame:
                 self._bot_turn(seat)
         self.write("")
         for line in final_scores(game, self.paint):
-            self.write(line)
+            self._say(line)
         return True
+
+    def _say(self, text: str) -> None:
+        """Write a line; a long one breaks between tiles (words), never inside one."""
+        if len(_ANSI.sub("", text)) <= self.width:
+            self.write(text)
+            return
+        for line in textwrap.wrap(
+            text, self.width, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False
+        ):
+            self.write(line)
 
     # --- bots -----------------------------------------------------------------
 
     def _bot_turn(self, seat: int) -> None:
         game = self.game
-        before_rack, before_table = len(game.rack(seat)), game.table
         action = self.bots[seat].choose(game.view(seat))
-        game.apply(_at(action, self.clock()))
-        self.write(describe_turn(game, seat, action, before_rack, before_table, self.paint))
+        before = len(game.rack(seat))
+        self._log(seat, _at(action, self.clock()), lambda: max(0, len(game.rack(seat)) - before))
+
+    def _name(self, seat: int) -> str:
+        return "You" if seat == self.person else self.game.players[seat]
+
+    def _log(self, seat: int, action: Action, drawn: Callable[[], int | list[Tile]]) -> None:
+        """Apply an action and tell it in the move log's words (with the tiles left, for the bots)."""
+        game = self.game
+        before = list(self.shown)
+        game.apply(action)
+        self.shown = keep_order(self.shown, list(game.table))
+        line = move_line(self._name(seat), action, before, self.shown, drawn=drawn(), tiles=self.paint.tiles)
+        left = len(game.rack(seat))
+        self._say(line + ("." if seat == self.person else f" ({left} left)."))
 
     # --- the person -----------------------------------------------------------
 
     def _person_turn(self) -> bool:
         """Take commands until the turn ends; False when the person quits."""
         game = self.game
-        draft = Draft([str(meld).split() for meld in game.table])
+        self.shown = keep_order(self.shown, list(game.table))
+        draft = Draft(_texts(self.shown))
+        self.hinted = None
         self._show(draft, turn_start=True)
         while True:
             try:
@@ -151,9 +199,13 @@ class TerminalGame:
                     self._draw()
                     return True
                 elif command == "hint":
-                    self._hint()
-                elif command == "help" or not line:
+                    self._hint(draft)
+                elif command == "apply":
+                    self._apply_hint(draft)
+                elif command == "help":
                     self.write(HELP)
+                elif not line:
+                    self.write(SHORT_HELP)
                 elif command == "sort":
                     self.by_number = not self.by_number
                     self._show(draft)
@@ -162,7 +214,7 @@ class TerminalGame:
                         draft.sets = draft.history.pop()
                     self._show(draft)
                 elif command == "reset":
-                    draft.change([str(meld).split() for meld in game.table])
+                    draft.change(_texts(self.shown))
                     self._show(draft)
                 elif command == "add":
                     self._add(draft, rest)
@@ -179,12 +231,17 @@ class TerminalGame:
         deadline = self.game.deadline
         if deadline is None:
             return "> "
-        return f"[{max(0, round(deadline - self.clock()))}s] > "
+        # A fixed width, so that the live clock can redraw it in place.
+        return f"[{max(0, round(deadline - self.clock())):>3}s] > "
 
     def _read_in_time(self, prompt: str) -> str:
         deadline = self.game.deadline
         if deadline is None or not self.interrupt_at_deadline:
             return self.read(prompt)
+        with LiveClock(self._prompt, sys.stdout):
+            return self._read_before(deadline, prompt)
+
+    def _read_before(self, deadline: float, prompt: str) -> str:
         remaining = deadline - self.clock()
         if remaining <= 0:
             raise _TimeUp
@@ -215,36 +272,67 @@ class TerminalGame:
         game = self.game
         if draft.tiles() == game.table.tiles():
             raise TilerummyError("you have placed no tile: lay one, or 'draw'")
-        placed = sum((draft.tiles() - game.table.tiles()).values())
         try:
-            game.play(self.person, draft.text(), at=self.clock())
+            table = Table.parse(draft.text(), wrap=game.rules.wrap)
+            self._log(self.person, Play(self.person, table, at=self.clock()), lambda: 0)
         except (IllegalAction, InvalidMeld) as error:
             self.write(f"  Not accepted: {error}")
             return False
-        self.write(f"You placed {placed} tile{'s' if placed != 1 else ''}.")
         return True
 
     def _draw(self) -> None:
         game = self.game
-        if game.pool_size:
-            before = set(game.rack(self.person))
-            game.draw(self.person, at=self.clock())
-            drawn = [piece.tile for piece in game.rack(self.person) if piece not in before]
-            self.write(f"You draw {self.paint.tiles(drawn)}.")
-        else:
-            game.pass_turn(self.person, at=self.clock())
+        if not game.pool_size:
             self.write("The pool is empty: you pass.")
+            self._log(self.person, Pass(self.person, at=self.clock()), lambda: 0)
+            return
+        before = set(game.rack(self.person))
+        self._log(
+            self.person,
+            Draw(self.person, at=self.clock()),
+            lambda: [piece.tile for piece in game.rack(self.person) if piece not in before],
+        )
 
-    def _hint(self) -> None:
+    def _hint(self, draft: Draft) -> None:
+        """The best play from the draft as it stands when it is valid and placing more helps, else from the turn's start."""
         game = self.game
-        rack = game.rack_tiles(self.person)
-        found = solve(rack, game.table, rules=game.rules, initial_meld_done=game.melded[self.person])
-        if found is None:
+        melded = game.melded[self.person]
+        start = solve(
+            game.rack_tiles(self.person), Table(tuple(self.shown)), rules=game.rules, initial_meld_done=melded
+        )
+        placed = sum((draft.tiles() - game.table.tiles()).values())
+        drafted = _valid_table(draft, wrap=game.rules.wrap) if placed else None
+        if drafted is not None and melded:
+            rack = list(self._rack_left(draft).elements())
+            onward = solve(rack, drafted, rules=game.rules, initial_meld_done=True)
+            more = len(onward.placed) if onward else 0
+            if start is None or placed + more >= len(start.placed):
+                if onward is None:
+                    self.hinted = None
+                    self.write("  Your draft is the best play: 'done' plays it.")
+                    return
+                self.hinted = onward.table
+                self.write(f"  From your draft, {_tiles(more)} more:")
+                self._steps(onward.steps)
+                return
+        if start is None:
+            self.hinted = None
             self.write("  No play: draw a tile.")
             return
-        self.write(f"  Best play: {len(found.placed)} tile{'s' if len(found.placed) != 1 else ''}.")
-        for step in found.steps:
+        self.hinted = start.table
+        since = " (from the table as the turn began)" if placed else ""
+        self.write(f"  Best play{since}: {_tiles(len(start.placed))}.")
+        self._steps(start.steps)
+
+    def _steps(self, steps: Sequence[str]) -> None:
+        for step in steps:
             self.write(f"   - {step}")
+        self.write("  'apply' makes it your draft.")
+
+    def _apply_hint(self, draft: Draft) -> None:
+        if self.hinted is None:
+            raise TilerummyError("no hint to apply: ask for one with 'hint'")
+        self._whole_table(draft, _texts(keep_order(self.shown, list(self.hinted))))
 
     # --- editing the draft ----------------------------------------------------
 
@@ -302,11 +390,11 @@ class TerminalGame:
         draft.change(sets)
         self._show(draft)
 
-    def _whole_table(self, draft: Draft, text: str) -> None:
-        if not text.strip():
+    def _whole_table(self, draft: Draft, text: str | list[list[str]]) -> None:
+        if isinstance(text, str) and not text.strip():
             self.write(f"  table {draft.text()}")
             return
-        sets = [_tokens(part) for part in text.split("|")]
+        sets = [_tokens(part) for part in text.split("|")] if isinstance(text, str) else text
         proposed = Counter(Token.parse(token).tile for tokens in sets for token in tokens)
         missing = self.game.table.tiles() - proposed
         if missing:
@@ -327,12 +415,13 @@ class TerminalGame:
                 f"{name} {len(game.rack(seat))}" for seat, name in enumerate(game.players) if seat != self.person
             )
             self.write(paint.bold(f"\nYour turn. Tiles left: {others}; pool {game.pool_size}."))
+            self.hinted = None
         self.write("Table:" if draft.sets else "Table: (empty)")
         wrap = game.rules.wrap
         for number, tokens in enumerate(draft.sets, start=1):
             self.write(f"  {number:>2}. {_set_line(tokens, paint, wrap=wrap)}")
         rack = sorted(self._rack_left(draft).elements(), key=_by_number if self.by_number else _by_colour)
-        self.write(f"Rack ({len(rack)}): {paint.tiles(rack) or '(empty)'}")
+        self._say(f"Rack ({len(rack)}): {paint.tiles(rack) or '(empty)'}")
         if not game.melded[self.person]:
             worth = sum(
                 Meld.parse(" ".join(tokens), wrap=wrap).value
@@ -340,6 +429,53 @@ class TerminalGame:
                 if _is_valid(tokens, wrap=wrap)
             )
             self.write(f"Initial meld: {worth} / {game.rules.meld_threshold} (new sets from your rack only)")
+
+
+class LiveClock:
+    """While the person types at a terminal, the prompt's clock counts down in place.
+
+    A thread redraws the prompt (of a fixed width) every second, saving and
+    restoring the cursor, so what is being typed is left as it is.
+    """
+
+    def __init__(self, prompt: Callable[[], str], out: TextIO, *, wait: Callable[[float], bool] | None = None) -> None:
+        self.prompt = prompt
+        self.out = out
+        self.stop = threading.Event()
+        self.wait = wait or self.stop.wait
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def __enter__(self) -> LiveClock:
+        if self.out.isatty():
+            self.thread.start()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.stop.set()
+        if self.thread.is_alive():
+            self.thread.join()
+
+    def run(self) -> None:
+        while not self.wait(_CLOCK_TICK):
+            self.out.write(f"\0337\r{self.prompt()}\0338")
+            self.out.flush()
+
+
+def _texts(melds: Sequence[Meld]) -> list[list[str]]:
+    return [str(meld).split() for meld in melds]
+
+
+def _tiles(count: int) -> str:
+    return f"{count} tile{'s' if count != 1 else ''}"
+
+
+def _valid_table(draft: Draft, *, wrap: bool) -> Table | None:
+    try:
+        return Table.parse(draft.text(), wrap=wrap)
+    except InvalidMeld:
+        return None
 
 
 def _at(action: Action, now: float) -> Action:

@@ -23,6 +23,8 @@ from .errors import NotationError
 
 MIN_NUMBER = 1
 MAX_NUMBER = 13
+#: The most pieces of one face in any set (jokers in the six-player set).
+MAX_COPIES = 4
 
 
 class Colour(enum.Enum):
@@ -139,16 +141,18 @@ class Tile:
             if not token:
                 raise NotationError("empty tile: expected a colour and a number, or J")
             raise NotationError(
-                f"{token!r} is not a tile: write a colour (R, B, Y, K) and a number (R5, K13), or J for a joker"
+                f"{shorten(token)!r} is not a tile: write a colour (R, B, Y, K) and a number (R5, K13), "
+                "or J for a joker"
             )
         letter, digits = match.groups()
         try:
             colour = Colour(letter.upper())
         except ValueError:
-            raise NotationError(f"{token}: unknown colour {letter!r} (use R, B, Y or K)") from None
-        number = int(digits)
+            raise NotationError(f"{shorten(token)}: unknown colour {letter!r} (use R, B, Y or K)") from None
+        # Past two digits the number is out of range, and converting it could fail or take long.
+        number = int(digits) if len(digits.lstrip("0")) <= 2 else MAX_NUMBER + 1
         if not MIN_NUMBER <= number <= MAX_NUMBER:
-            raise NotationError(f"{token}: numbers run from 1 to 13")
+            raise NotationError(f"{shorten(token)}: numbers run from 1 to 13")
         return cls(colour, number)
 
     def __lt__(self, other: object) -> bool:
@@ -173,6 +177,11 @@ JOKER = Tile(None, 0)
 NUMBERED_TILES: tuple[Tile, ...] = tuple(
     Tile(colour, number) for colour in COLOURS for number in range(MIN_NUMBER, MAX_NUMBER + 1)
 )
+
+
+def shorten(text: str, limit: int = 24) -> str:
+    """Text quoted in an error, cut short when it is long (a message stays one readable line)."""
+    return text if len(text) <= limit else f"{text[: limit - 1]}… ({len(text)} characters)"
 
 
 def split_tokens(text: str) -> list[str]:
@@ -216,8 +225,11 @@ class Piece:
         """
         match = _PIECE_RE.match(text.strip())
         if match is None:
-            raise NotationError(f"{text!r} is not a piece: write a tile, '#' and a copy number (R5#2)")
-        return cls(Tile.parse(match.group(1)), int(match.group(2)))
+            raise NotationError(f"{shorten(text)!r} is not a piece: write a tile, '#' and a copy number (R5#2)")
+        tile, copy = Tile.parse(match.group(1)), match.group(2)
+        if len(copy.lstrip("0")) > 1 or not 1 <= int(copy) <= MAX_COPIES:
+            raise NotationError(f"{shorten(text.strip())}: copy numbers run from 1 to {MAX_COPIES}")
+        return cls(tile, int(copy))
 
     def __str__(self) -> str:
         return f"{self.tile}#{self.copy}"

@@ -1,22 +1,30 @@
 """The arena: bots play many games on mirrored deals, and their strength is measured.
 
 Every deal is played once per rotation of the seats, so each bot plays each
-starting rack and each seat: luck of the deal cancels out.
+starting rack and each seat: luck of the deal cancels out. Each seat draws
+its own share of the pool by default, so the luck of the draws cancels too.
+A deal's games are scored together (:mod:`.pairs`), and a sequential test
+(:mod:`.sprt`) can stop play as soon as those scores decide between two
+win shares.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
 from ..bots import LEVELS
 from ..errors import TilerummyError
-from ..rules import Rules
-from .games import GameOutcome, GameSpec, play, schedule
+from ..rules import PoolDraws, Rules
+from .games import GameOutcome, GameSpec, play, record_path, schedule
+from .pairs import deal_score
 from .report import ArenaReport, BotReport, summarise
+from .sprt import Sprt, SprtHypotheses
 
 Progress = Callable[[int, int], None]
 
@@ -31,9 +39,17 @@ def run_arena(
     save_to: str | Path | None = None,
     progress: Progress | None = None,
     budget: float | None = None,
+    sprt: SprtHypotheses | None = None,
 ) -> ArenaReport:
     """Play ``games`` games (rounded up to whole deals) between ``bots`` (level
-    names, one per seat) and report.
+    names, one per seat) and report. Without ``rules``, the standard rules
+    with per-seat draws, which keep a deal's games alike longer.
+
+    With ``sprt``, deals are judged in order as they finish and play stops at
+    the first deal that decides the test, ``games`` being the most it may
+    play; games played beyond that deal (by other processes meanwhile) are
+    discarded, records included, so the verdict and the report are the same
+    with any number of workers.
 
     :raises TilerummyError: for unknown bots, a bad count, or a bot's illegal move.
     """
@@ -41,7 +57,9 @@ def run_arena(
     unknown = [bot for bot in bots if bot not in LEVELS]
     if unknown:
         raise TilerummyError(f"unknown bot {unknown[0]!r} (choose from {', '.join(LEVELS)})")
-    rules = rules or Rules()
+    if sprt is not None and len(set(bots)) == 1:
+        raise TilerummyError(f"--sprt tests {bots[0]} against other bots: name at least one other level")
+    rules = rules or Rules(pool_draws=PoolDraws.PER_SEAT)
     rules.check_players(len(bots))
     if games < 1:
         raise TilerummyError(f"{games} games: play at least one")
@@ -55,8 +73,15 @@ def run_arena(
     saving = None if save_to is None else str(save_to)
     specs = schedule(list(bots), games, seed=seed, rules=rules, save_to=saving, budget=budget)
     started = time.perf_counter()
-    outcomes = list(_play_all(specs, workers, progress))
-    return summarise(outcomes, time.perf_counter() - started)
+    if sprt is None:
+        outcomes = list(_play_all(specs, workers, progress))
+        return summarise(outcomes, time.perf_counter() - started)
+    test = Sprt(sprt, games_per_deal=len(bots))
+    outcomes = _play_until_decided(specs, workers, test, progress)
+    if saving is not None:
+        for spec in specs[len(outcomes) :]:
+            record_path(saving, spec.index).unlink(missing_ok=True)
+    return summarise(outcomes, time.perf_counter() - started, sprt=test.result())
 
 
 def _play_all(specs: list[GameSpec], workers: int, progress: Progress | None) -> list[GameOutcome]:
@@ -76,4 +101,52 @@ def _collect(results: Iterable[GameOutcome], total: int, progress: Progress | No
     return outcomes
 
 
-__all__ = ["ArenaReport", "BotReport", "GameOutcome", "run_arena"]
+def _play_until_decided(
+    specs: list[GameSpec], workers: int, test: Sprt, progress: Progress | None
+) -> list[GameOutcome]:
+    """Play deal after deal, feeding the test each deal's score in deal order,
+    until it decides or the games run out; the outcomes of the deals judged."""
+    rotations = test.games_per_deal
+    first = specs[0].seats[0]
+    finished: dict[int, list[GameOutcome]] = defaultdict(list)
+    judged: list[GameOutcome] = []
+    played = 0
+
+    def judge(outcome: GameOutcome) -> None:
+        nonlocal played
+        played += 1
+        if progress:
+            progress(played, len(specs))
+        finished[outcome.deal].append(outcome)
+        # Judge in deal order, so the decision does not depend on which process finished first.
+        while test.verdict is None and len(finished.get(len(judged) // rotations, ())) == rotations:
+            games = sorted(finished.pop(len(judged) // rotations), key=lambda game: game.index)
+            judged.extend(games)
+            test.add(deal_score(games, first))
+
+    if workers == 1:
+        for spec in specs:
+            judge(play(spec))
+            if test.verdict is not None:
+                break
+        return judged
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
+        waiting = iter(specs)
+        running: set[Future[GameOutcome]] = set()
+        while test.verdict is None:
+            # Keep each process busy with a game or two in hand, and no more, so
+            # that few games are played for nothing once the test decides.
+            for spec in itertools.islice(waiting, 2 * workers - len(running)):
+                running.add(pool.submit(play, spec))
+            if not running:
+                break
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=lambda future: future.result().index):
+                judge(future.result())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return judged
+
+
+__all__ = ["ArenaReport", "BotReport", "GameOutcome", "SprtHypotheses", "run_arena"]

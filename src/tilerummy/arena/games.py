@@ -58,6 +58,11 @@ def schedule(
     return specs
 
 
+def record_path(directory: str, index: int) -> Path:
+    """Where the arena saves game ``index``'s record."""
+    return Path(directory) / f"game-{index:05d}.json"
+
+
 def play(spec: GameSpec) -> GameOutcome:
     """Play one game to the end. Each bot's own seed depends on the deal and the
     seat, so a game replays the same whatever process runs it."""
@@ -80,8 +85,9 @@ def play(spec: GameSpec) -> GameOutcome:
     result = game.result
     assert result is not None
     if spec.save_to is not None:
-        path = Path(spec.save_to) / f"game-{spec.index:05d}.json"
-        path.write_text(GameRecord.from_game(game).to_json(result=result.to_dict()) + "\n", encoding="utf-8")
+        record_path(spec.save_to, spec.index).write_text(
+            GameRecord.from_game(game).to_json(result=result.to_dict()) + "\n", encoding="utf-8"
+        )
     return GameOutcome(
         index=spec.index,
         deal=spec.deal,

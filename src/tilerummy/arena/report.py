@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .games import GameOutcome
+from .pairs import PairStats, pair_stats
+from .sprt import SprtResult
 from .stats import fit_ratings, mean_interval, rating_intervals, wilson
 
 
@@ -57,6 +59,8 @@ class ArenaReport:
     seconds: float
     bots: tuple[BotReport, ...]
     head_to_head: dict[tuple[str, str], tuple[float, int]]  # (a, b): a's points against b, meetings
+    pairs: PairStats | None = None  # the first bot's deal scores
+    sprt: SprtResult | None = None  # the sequential test, when one was run
 
     @property
     def games_per_second(self) -> float:
@@ -74,12 +78,15 @@ class ArenaReport:
                 for (first, second), (points, meetings) in sorted(self.head_to_head.items())
                 if meetings
             ],
+            "pairs": self.pairs.to_dict() if self.pairs is not None else None,
+            "sprt": self.sprt.to_dict() if self.sprt is not None else None,
         }
 
 
-def summarise(outcomes: Sequence[GameOutcome], seconds: float) -> ArenaReport:
+def summarise(outcomes: Sequence[GameOutcome], seconds: float, *, sprt: SprtResult | None = None) -> ArenaReport:
     """Per bot (seats of the same level count together): wins, scores, tiles
-    left, ratings and move times; and how each did against each other."""
+    left, ratings and move times; how each did against each other; and the
+    first bot's deal scores."""
     names = list(dict.fromkeys(name for outcome in outcomes for name in outcome.seats))
     wins: dict[str, float] = defaultdict(float)
     scores: dict[str, list[float]] = defaultdict(list)
@@ -126,7 +133,8 @@ def summarise(outcomes: Sequence[GameOutcome], seconds: float) -> ArenaReport:
                 move_seconds_p95=spent[int(0.95 * (len(spent) - 1))] if spent else 0.0,
             )
         )
-    return ArenaReport(len(outcomes), players, seconds, tuple(reports), head_to_head)
+    pairs = pair_stats(outcomes, outcomes[0].seats[0]) if outcomes else None
+    return ArenaReport(len(outcomes), players, seconds, tuple(reports), head_to_head, pairs, sprt)
 
 
 def _add_meetings(meetings: dict[tuple[str, str], tuple[float, int]], outcome: GameOutcome) -> None:

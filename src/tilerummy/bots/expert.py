@@ -1,15 +1,24 @@
 """The strongest level: it weighs a few strategically different plays by
-playing each of them out in many guessed worlds.
+playing each of them out in many guessed worlds, and keeps to the greedy
+play unless another is clearly better.
 
 The hidden tiles (the others' racks and the pool) are unknown, so the bot
-deals them at random from the tiles it cannot see, consistently with what it
-knows (how many tiles each player holds), and plays the next few turns of
-each such world with the greedy solver for everyone. Every candidate play is
-tried in the same worlds, so the comparison is not drowned in the luck of the
-deal, and a candidate that falls clearly behind the leader (by more than
-two standard errors of their paired differences) stops being tried, so the
-time goes to the close calls. The candidate with the best average outcome
-is played. The bot stops guessing when its time budget is spent.
+deals them out (:mod:`.worlds`): consistently with the rack sizes it sees,
+weighing each deal by what every opponent's last move said about its rack,
+and with one queue of future draws per seat, so that every play tried in a
+world meets the same draws. It plays the next few turns of each world with
+the greedy solver for everyone and scores where the play-out stopped with
+a win probability fitted on games of greedy players (:mod:`.win_model`).
+
+Every candidate is tried in the same worlds, so the comparison is not
+drowned in the luck of the deal; a candidate that falls clearly behind the
+leader (by more than two standard errors of their paired differences)
+stops being tried (the greedy play only after a dozen worlds), so the
+time goes to the close calls. The greedy play is
+made unless another candidate is ahead of it by a margin the paired
+results support. A move with one sensible candidate (nothing to play, or
+going out) is made at once; otherwise the bot stops when its time budget is
+spent, when one candidate is left, or after a most number of worlds.
 """
 
 from __future__ import annotations
@@ -27,15 +36,11 @@ from ..solver import Solution, candidates, solve
 from ..tiles import Tile
 from ._common import own_rack, play_or_draw
 from .hard import holding_back
+from .win_model import win_probability
+from .worlds import EVIDENCE_STRENGTH, Draws, World, deal_world, evidence, unseen_tiles
 
 #: Seconds per move unless told otherwise.
 DEFAULT_BUDGET = 2.0
-
-#: How many turns of each player a guessed world is played for.
-HORIZON = 3
-
-#: What going out (or an opponent going out) is worth, against a tile of difference.
-WIN_WEIGHT = 20.0
 
 #: How many of the solver's best distinct plays are weighed (the best one included).
 TOP_PLAYS = 3
@@ -46,6 +51,35 @@ MIN_WORLDS = 4
 #: A candidate this many standard errors behind the leader is dropped.
 DROP_AT = 2.0
 
+#: Worlds played before the greedy play, the default, may be dropped: a few
+#: worlds' spread is too rough a guess to give up the default on.
+MIN_WORLDS_TO_DROP_GREEDY = 12
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """How the expert searches.
+
+    ``horizon``: turns of each player a guessed world is played for.
+    ``worlds``: the most worlds a move is played out in (None: as many as the budget allows).
+    ``overrule_at``: another play replaces the greedy one only when ahead of it by this
+    many standard errors of their paired differences, and by at least ``overrule_margin``
+    (a chance of winning).
+    ``evidence``: how much less likely a deal is per tile an opponent could have placed
+    but did not (0: deals ignore what the opponents did).
+    ``endgame_rack``, ``endgame_horizon``: once some rack holds this many tiles or fewer,
+    worlds are played for this many turns of each player (or until someone goes out),
+    since the game is close to its end and the win model's guess is least needed.
+    """
+
+    horizon: int = 3
+    endgame_rack: int = 5
+    endgame_horizon: int = 8
+    worlds: int | None = None
+    overrule_at: float = 1.5
+    overrule_margin: float = 0.01
+    evidence: float = EVIDENCE_STRENGTH
+
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
@@ -54,13 +88,25 @@ class Candidate:
 
 
 class ExpertBot:
-    """Chooses among greedy, held-back, next-best and drawing plays by sampling the hidden tiles."""
+    """Chooses among greedy, held-back, next-best and drawing plays by sampling the hidden tiles.
+
+    ``budget`` is the seconds it may think per move. With ``search.worlds``
+    set and a budget too generous to run out, the same seed gives the same moves.
+    """
 
     name = "expert"
 
-    def __init__(self, seed: int = 0, budget: float = DEFAULT_BUDGET) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: float = DEFAULT_BUDGET,
+        search: Search | None = None,
+    ) -> None:
         self._rng = random.Random(seed)
         self.budget = budget
+        self.search = search or Search()
+        #: How many worlds each contested move was played out in (for benchmarks).
+        self.worlds_played: list[int] = []
 
     def choose(self, view: PlayerView) -> Action:
         started = time.perf_counter()
@@ -68,29 +114,35 @@ class ExpertBot:
         options = self.candidates(view)
         if len(options) == 1:
             return play_or_draw(view, options[0].table)
-        race = _Race(len(options))
-        unseen = _unseen(view)
+        search = self.search
+        race = _Race(len(options), search)
+        unseen = unseen_tiles(view)
+        clues = evidence(view)
+        horizon = search.endgame_horizon if min(view.rack_sizes) <= search.endgame_rack else search.horizon
         deadline = started + self.budget
         # A world counts only once every candidate still racing was played out
         # in it, so that all are compared on the same worlds; with none (no
         # time), the greedy play.
         while len(race.alive) > 1 and time.perf_counter() < deadline:
-            world = _guess_world(view, unseen, self._rng)
+            if search.worlds is not None and race.worlds >= search.worlds:
+                break
+            world = deal_world(view, unseen, clues, self._rng, strength=search.evidence)
             outcomes: dict[int, float] = {}
             for index in race.alive:
-                outcomes[index] = _play_out(world, view, options[index])
+                outcomes[index] = play_out(world, view, options[index].table, options[index].placed, horizon)
                 if time.perf_counter() >= deadline:
                     break
             if len(outcomes) < len(race.alive):
                 break
             race.record(outcomes)
-        return play_or_draw(view, options[race.leader()].table)
+        self.worlds_played.append(race.worlds)
+        return play_or_draw(view, options[race.choice()].table)
 
     def candidates(self, view: PlayerView) -> list[Candidate]:
         """The plays worth weighing: the most tiles; the same less one, two or
         three tiles kept back (two is what the hard bot plays); the solver's
         next best plays on other tiles; and drawing instead. The greedy play
-        comes first."""
+        comes first; a move with nothing to weigh has one candidate."""
         assert view.seat is not None
         rack = own_rack(view)
         melded = view.melded[view.seat]
@@ -115,18 +167,32 @@ class ExpertBot:
 
 
 class _Race:
-    """The candidates' outcomes world by world, and which of them are still in the running."""
+    """The candidates' outcomes world by world, and which of them are still in the running.
 
-    def __init__(self, count: int) -> None:
+    Candidate 0 is the greedy play, the default.
+    """
+
+    def __init__(self, count: int, search: Search | None = None) -> None:
+        self.search = search or Search()
         self.alive = list(range(count))
         self._worlds: list[dict[int, float]] = []
+
+    @property
+    def worlds(self) -> int:
+        return len(self._worlds)
 
     def record(self, outcomes: dict[int, float]) -> None:
         self._worlds.append(outcomes)
         if len(self._worlds) < MIN_WORLDS:
             return
         leader = self.leader()
-        self.alive = [index for index in self.alive if index == leader or not self._clearly_behind(index, leader)]
+        self.alive = [
+            index
+            for index in self.alive
+            if index == leader
+            or (index == 0 and len(self._worlds) < MIN_WORLDS_TO_DROP_GREEDY)
+            or not self._ahead(leader, index, DROP_AT)
+        ]
 
     def leader(self) -> int:
         """The best average among those still running (the first, the greedy play, with no world yet)."""
@@ -134,85 +200,63 @@ class _Race:
             return self.alive[0]
         return max(self.alive, key=lambda index: (self._mean(index), -index))
 
+    def choice(self) -> int:
+        """The leader if the greedy play was dropped or the leader is clearly ahead of it; else the greedy play."""
+        leader = self.leader()
+        if leader == 0 or 0 not in self.alive:
+            return leader
+        if len(self._worlds) < MIN_WORLDS or self._mean(leader) - self._mean(0) < self.search.overrule_margin:
+            return 0
+        return leader if self._ahead(leader, 0, self.search.overrule_at) else 0
+
     def _mean(self, index: int) -> float:
         # Every candidate alive now was played in every world so far.
         return sum(world[index] for world in self._worlds) / len(self._worlds)
 
-    def _clearly_behind(self, index: int, leader: int) -> bool:
-        gaps = [world[leader] - world[index] for world in self._worlds]
+    def _ahead(self, first: int, second: int, errors: float) -> bool:
+        """Whether ``first`` leads ``second`` by more than ``errors`` standard errors of their paired gaps."""
+        gaps = [world[first] - world[second] for world in self._worlds]
         mean = sum(gaps) / len(gaps)
         variance = sum((gap - mean) ** 2 for gap in gaps) / (len(gaps) - 1)
-        return mean > DROP_AT * math.sqrt(variance / len(gaps))
+        return mean > errors * math.sqrt(variance / len(gaps))
 
 
-@dataclass
-class _World:
-    """One guess at the hidden tiles, and the turn order after the bot's move."""
-
-    racks: list[Counter[Tile]]
-    pool: list[Tile]
-
-
-def _unseen(view: PlayerView) -> list[Tile]:
-    """The tiles the bot cannot see: the others' racks and the pool, in some order."""
-    assert view.rack is not None
-    tile_set = view.rules.tile_set
-    unseen = Counter({piece.tile: tile_set.count(piece.tile) for piece in tile_set.pieces()})
-    unseen -= Counter(piece.tile for piece in view.rack)
-    unseen -= view.table.tiles()
-    return list(unseen.elements())
-
-
-def _guess_world(view: PlayerView, unseen: list[Tile], rng: random.Random) -> _World:
-    """The unseen tiles dealt at random: each other player gets as many as they hold, the rest is the pool."""
-    assert view.seat is not None and view.rack is not None
-    hidden = list(unseen)
-    rng.shuffle(hidden)
-    racks: list[Counter[Tile]] = []
-    for seat, size in enumerate(view.rack_sizes):
-        if seat == view.seat:
-            racks.append(Counter(piece.tile for piece in view.rack))
-        else:
-            racks.append(Counter(hidden[:size]))
-            hidden = hidden[size:]
-    return _World(racks, hidden)
-
-
-def _play_out(world: _World, view: PlayerView, candidate: Candidate) -> float:
-    """The bot's outcome after ``candidate`` and a few greedy turns by everyone:
-    the tiles it is ahead of the closest opponent, and a bonus for going out."""
+def play_out(world: World, view: PlayerView, table: Table | None, placed: tuple[Tile, ...], horizon: int) -> float:
+    """The bot's chance of winning after its move (``table``, or a draw when None)
+    and ``horizon`` greedy turns by everyone in ``world``."""
     assert view.seat is not None
     rules = view.rules
     racks = [Counter(rack) for rack in world.racks]
-    pool = list(world.pool)
+    draws = Draws(world)
     melded = list(view.melded)
-    table = view.table
     seat = view.seat
     players = len(racks)
-    if candidate.table is None:
-        if pool:
-            racks[seat][pool.pop(0)] += 1
+    if table is None:
+        tile = draws.draw(seat)
+        if tile is not None:
+            racks[seat][tile] += 1
     else:
-        racks[seat] -= Counter(candidate.placed)
-        table = candidate.table
+        racks[seat] -= Counter(placed)
         melded[seat] = True
         if not racks[seat]:
-            return WIN_WEIGHT
+            return 1.0
+    current = view.table if table is None else table
     turn = (seat + 1) % players
-    for _ in range(HORIZON * players - 1):
-        found = _greedy(racks[turn], table, rules, melded=melded[turn])
+    for _ in range(horizon * players - 1):
+        found = _greedy(racks[turn], current, rules, melded=melded[turn])
         if found is not None:
             racks[turn] -= Counter(found.placed)
-            table = found.table
+            current = found.table
             melded[turn] = True
             if not racks[turn]:
-                return WIN_WEIGHT if turn == seat else -WIN_WEIGHT
-        elif pool:
-            racks[turn][pool.pop(0)] += 1
+                return 1.0 if turn == seat else 0.0
+        else:
+            tile = draws.draw(turn)
+            if tile is not None:
+                racks[turn][tile] += 1
         turn = (turn + 1) % players
-    mine = sum(racks[seat].values())
-    closest = min(sum(rack.values()) for other, rack in enumerate(racks) if other != seat)
-    return float(closest - mine)
+    sizes = [sum(rack.values()) for rack in racks]
+    return win_probability(seat, sizes, draws.pool_size, turn, melded)
 
 
 def _greedy(rack: Counter[Tile], table: Table, rules: Rules, *, melded: bool) -> Solution | None:

@@ -12,6 +12,7 @@ Routes (the browser client will be served under ``/``):
 - ``GET /api/rooms/{code}``: a room
 - ``GET /api/rooms/{code}/games``: the games played in a room
 - ``GET /api/games/{game_id}/record``: a finished game's record (``tilerummy replay`` reads it)
+- ``GET /api/games/{game_id}/analysis``: a finished game's analysis (``tilerummy analyse --json``)
 - ``WS /ws``: the game protocol (``docs/protocol.md``)
 - ``GET /``, ``GET /r/{code}`` (an invite link) and ``GET /replay/{game_id}``: the page for browsers
 - ``GET /static/...``: the browser client's files
@@ -23,12 +24,15 @@ import asyncio
 import contextlib
 import logging
 import os
+from collections import OrderedDict
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -38,16 +42,24 @@ from starlette.websockets import WebSocket
 
 from .. import __version__
 from .botpool import BotPool
+from .clock import Clock, Timers, sleep, wall_clock
 from .connection import Connection
+from .gate import Gate
 from .hub import Hub
 from .limits import ServerLimits
 from .protocol import PROTOCOL_VERSION, json_schema
+from .public_address import PublicAddress
+from .security_headers import SecurityHeaders
 from .store import Store, default_database_path, open_store
 
 log = logging.getLogger("tilerummy.server")
 
-#: How often rooms nobody is in are looked for.
-SWEEP_SECONDS = 300
+#: How often rooms nobody is in, and connections silent too long, are looked for.
+SWEEP_SECONDS = 5
+#: Connections kept for plain HTTP (the page, the health check) beyond the WebSockets' cap.
+HTTP_RESERVE = 100
+#: A request's headers must arrive within this many seconds.
+HEADER_SECONDS = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +68,10 @@ class Settings:
     bot_workers: int = 2
     limits: ServerLimits = field(default_factory=ServerLimits)
     bot_budget: float = 3.0
-    max_connections: int = 5000
+    #: Where invite links point and which pages may open the WebSocket.
+    public: PublicAddress = field(default_factory=PublicAddress)
+    #: Seconds a client has to send a request's headers (see :mod:`.uvicorn_protocols`).
+    header_seconds: float = HEADER_SECONDS
     #: Printed once the server is ready, with the address to open.
     announce: str | None = None
 
@@ -126,6 +141,49 @@ async def game_record(request: Request) -> Response:
     )
 
 
+#: Seconds an analysis may take in a worker before the request gives up.
+ANALYSIS_BUDGET = 60.0
+#: Finished games whose analysis is kept (a game's analysis never changes).
+ANALYSES_KEPT = 64
+
+
+class Analyses:
+    """Finished games' analyses: one worked out at a time, so a burst of requests
+    cannot keep the workers from the bots, and the latest ones kept."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._kept: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    async def get(self, hub: Hub, game_id: str, record: dict[str, Any]) -> dict[str, Any] | None:
+        async with self._lock:
+            if game_id not in self._kept:
+                analysis = await hub.bots.analyse(record, ANALYSIS_BUDGET)
+                if analysis is None:
+                    return None
+                self._kept[game_id] = analysis
+                if len(self._kept) > ANALYSES_KEPT:
+                    self._kept.popitem(last=False)
+            self._kept.move_to_end(game_id)
+            return self._kept[game_id]
+
+
+async def game_analysis(request: Request) -> Response:
+    hub = _hub(request)
+    game_id = str(request.path_params["game_id"]).upper()
+    stored = await asyncio.get_running_loop().run_in_executor(None, hub.store.game, game_id)
+    if stored is None:
+        return _error(404, "no_such_game", "no game has this id")
+    if stored.result is None:
+        # The analysis shows every rack: it waits for the end of the game.
+        return _error(409, "game_not_over", "the analysis is available once the game is over")
+    analyses: Analyses = request.app.state.analyses
+    analysis = await analyses.get(hub, stored.id, stored.record())
+    if analysis is None:
+        return _error(503, "analysis_failed", "the analysis could not be worked out now; try again later")
+    return JSONResponse(analysis)
+
+
 async def page(request: Request) -> Response:
     html = resources.files("tilerummy.server").joinpath("static/index.html").read_text(encoding="utf-8")
     # Always the newest page, so a server upgrade never meets an old cached page.
@@ -145,7 +203,8 @@ class ClientFiles(StaticFiles):
 
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
-    await Connection(websocket, _hub(websocket)).run()
+    state = websocket.app.state
+    await Connection(websocket, state.hub, state.gate, state.public).run()
 
 
 async def _not_found(request: Request, error: Exception) -> Response:
@@ -165,6 +224,7 @@ ROUTES = [
     Route("/api/rooms/{code}", room_info),
     Route("/api/rooms/{code}/games", room_games),
     Route("/api/games/{game_id}/record", game_record),
+    Route("/api/games/{game_id}/analysis", game_analysis),
     WebSocketRoute("/ws", websocket_endpoint),
     Route("/", page),
     Route("/r/{code}", page),
@@ -174,16 +234,29 @@ ROUTES = [
 ]
 
 
-def create_app(settings: Settings, store: Store | None = None) -> Starlette:
-    """The application; ``store`` (opened from the settings when None) is closed with it."""
+def create_app(
+    settings: Settings, store: Store | None = None, *, clock: Clock = wall_clock, timers: Timers | None = None
+) -> Starlette:
+    """The application; ``store`` (opened from the settings when None) is closed with it.
+    ``clock`` and ``timers`` are the real ones unless a test gives its own."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         opened = store or open_store(settings.database)
-        hub = Hub(opened, BotPool(settings.bot_workers), limits=settings.limits, bot_budget=settings.bot_budget)
+        hub = Hub(
+            opened,
+            BotPool(settings.bot_workers),
+            limits=settings.limits,
+            clock=clock,
+            timers=timers,
+            bot_budget=settings.bot_budget,
+        )
         await hub.start()
         app.state.hub = hub
-        sweeper = asyncio.ensure_future(_sweep(hub))
+        app.state.analyses = Analyses()
+        app.state.gate = gate = Gate(settings.limits)
+        app.state.public = settings.public
+        sweeper = asyncio.ensure_future(_sweep(hub, gate))
         if settings.announce:
             print(settings.announce, flush=True)
         try:
@@ -196,47 +269,63 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     return Starlette(
         routes=ROUTES,
         lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders)],
         exception_handlers={HTTPException: _not_found, Exception: _server_error},
     )
 
 
-async def _sweep(hub: Hub) -> None:
+async def _sweep(hub: Hub, gate: Gate) -> None:
     while True:
-        await asyncio.sleep(SWEEP_SECONDS)
+        # On the hub's timers, so a test that moves its clock sweeps too.
+        await sleep(hub.timers, SWEEP_SECONDS)
         try:
+            gate.reap(hub.clock())
             await hub.sweep()
         except Exception:
-            log.exception("closing idle rooms failed")
+            log.exception("closing idle rooms and connections failed")
 
 
 def serve(host: str, port: int, settings: Settings) -> None:
-    """Run the server until it is stopped (Ctrl-C or SIGTERM)."""
+    """Run the server until it is stopped (Ctrl-C or SIGTERM).
+
+    :raises StoreError: the database cannot be opened, or a newer tilerummy made it.
+    """
     import uvicorn
 
     # Listening on every address: the machine itself is one of them.
     shown_host = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
     where = settings.database or str(default_database_path())
-    announced = Settings(
-        database=settings.database,
-        bot_workers=settings.bot_workers,
-        limits=settings.limits,
-        bot_budget=settings.bot_budget,
-        max_connections=settings.max_connections,
+    announced = replace(
+        settings,
         announce=f"tilerummy {__version__} serving on http://{shown_host}:{port}/ (database: {_redact(where)})",
     )
     logging.basicConfig(
         level=os.environ.get("TILERUMMY_LOG", "WARNING").upper(), format="%(levelname)s %(name)s: %(message)s"
     )
-    uvicorn.run(
-        create_app(announced),
+    # Opened before the server starts, so a database that cannot be used is one line, not a failed startup.
+    store = open_store(settings.database)
+    uvicorn.Server(uvicorn_config(create_app(announced, store), host, port, announced)).run()
+
+
+def uvicorn_config(app: Starlette, host: str, port: int, settings: Settings) -> Any:
+    """How uvicorn runs the application (a ``uvicorn.Config``)."""
+    import uvicorn
+
+    from .uvicorn_protocols import QuietWebSocketsProtocol, timely_http_protocol
+
+    return uvicorn.Config(
+        app,
         host=host,
         port=port,
+        http=timely_http_protocol(settings.header_seconds),
+        ws=QuietWebSocketsProtocol,
         # Frames a little over the limit get a clear error from the server; far over, the connection closes.
         ws_max_size=settings.limits.max_message_bytes * 4,
         # Messages are small: compressing them costs more CPU than the bytes are worth.
         ws_per_message_deflate=False,
-        # Beyond this many connections, new ones are refused (HTTP 503) rather than slowing everyone.
-        limit_concurrency=settings.max_connections,
+        # WebSockets are counted by the server's gate; this keeps room for the page and the
+        # health check beyond them, and refuses more with HTTP 503 rather than slowing everyone.
+        limit_concurrency=settings.limits.max_connections + HTTP_RESERVE,
         log_level="warning",
         lifespan="on",
     )

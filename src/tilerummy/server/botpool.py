@@ -2,7 +2,8 @@
 
 A bot may think for a couple of seconds; in its own process it never holds
 up other rooms. A bot that fails or runs out of budget gives no action, and
-the caller draws (or passes) for it.
+the caller draws (or passes) for it. Hints and post-game analyses, the
+other heavy engine work, run in the same workers.
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ import os
 import threading
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
+from ..analysis import analyse
 from ..bots import make_bot
 from ..game import Action, PlayerView
+from ..records import GameRecord
 from ..solver import Solution, solve
 
 log = logging.getLogger("tilerummy.server")
@@ -37,6 +41,11 @@ def suggest_play(view: PlayerView) -> Solution | None:
     """Runs in a worker: the solver's best play for the seat's view (a hint)."""
     assert view.seat is not None and view.rack is not None
     return solve(view.rack, view.table, rules=view.rules, initial_meld_done=view.melded[view.seat])
+
+
+def analyse_record(data: dict[str, Any]) -> dict[str, Any]:
+    """Runs in a worker: a finished game's analysis (``tilerummy analyse --json``)."""
+    return analyse(GameRecord.from_dict(data)).to_dict()
 
 
 def _exit_with_parent() -> None:
@@ -97,6 +106,21 @@ class BotPool:
             self._executor = self._new_executor()
         except Exception:
             log.exception("a hint failed")
+        return None
+
+    async def analyse(self, record: dict[str, Any], budget: float) -> dict[str, Any] | None:
+        """A finished game's analysis; None when it failed or took longer than ``budget``."""
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor, analyse_record, record)
+        try:
+            return await asyncio.wait_for(future, timeout=budget)
+        except TimeoutError:
+            log.warning("an analysis ran out of its %.0f s budget", budget)
+        except BrokenProcessPool:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = self._new_executor()
+        except Exception:
+            log.exception("an analysis failed")
         return None
 
     def close(self) -> None:

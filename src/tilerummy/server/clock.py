@@ -1,15 +1,21 @@
-"""The turn clock.
+"""The turn clock: the time, timers, and the timeouts that fell due.
 
 The server gives the engine wall-clock times (seconds since 1970) as each
 action's ``at``, so a turn's deadline is a wall-clock time that survives a
 restart: once the server is back, every deadline that passed while it was
 down is applied as a timeout, in order, as if it had never stopped.
+
+The hub reads the time from a :data:`Clock` and sets its timers with
+:class:`Timers`; both are given to it, so tests run the server on a clock
+they move themselves.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 from ..game import Game, Timeout
 
@@ -18,6 +24,41 @@ Clock = Callable[[], float]
 
 def wall_clock() -> float:
     return time.time()
+
+
+class Timer(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Timers(Protocol):
+    """Where the hub sets its timers; a callback runs on the event loop once ``delay`` seconds have passed."""
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer: ...
+
+
+class LoopTimers:
+    """Timers on the running event loop, in real time."""
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        return asyncio.get_running_loop().call_later(delay, callback)
+
+
+async def sleep(timers: Timers, delay: float) -> None:
+    """Wait ``delay`` seconds as ``timers`` count them (no wait at all for zero or less)."""
+    if delay <= 0:
+        await asyncio.sleep(0)
+        return
+    woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def wake() -> None:
+        if not woken.done():
+            woken.set_result(None)
+
+    timer = timers.call_later(delay, wake)
+    try:
+        await woken
+    finally:
+        timer.cancel()
 
 
 def due_timeouts(game: Game, now: float) -> list[Timeout]:

@@ -10,16 +10,31 @@ from .protocol import Limits as LimitsMessage
 
 @dataclass(frozen=True, slots=True)
 class ServerLimits:
-    """The limits the server enforces, told to each client in its welcome."""
+    """The limits the server enforces, told to each client in its welcome (``docs/protocol.md``)."""
 
     max_message_bytes: int = 16 * 1024
     messages_per_second: float = 20.0
     message_burst: int = 40
     chats_per_minute: int = 12
-    #: Messages refused for rate in a row before the connection is closed.
+    #: Chat lines that may be sent at once, before ``chats_per_minute`` paces them.
+    chat_burst: int = 3
+    #: Messages refused for rate a connection may have in hand before it is closed; one is
+    #: forgiven each second, so a client that slips over now and then is never closed, while
+    #: a flood is, however it is paced.
     max_strikes: int = 50
     #: Rooms that are open or playing, at most.
     max_rooms: int = 2000
+    #: Rooms open or playing that connections from one address have created, at most.
+    max_rooms_per_address: int = 10
+    #: WebSocket connections at once, and from one address.
+    max_connections: int = 5000
+    max_connections_per_address: int = 50
+    #: A connection the server has heard nothing from for this long is closed (clients ping).
+    idle_seconds: float = 120.0
+    #: A connection has this long to say hello.
+    hello_seconds: float = 30.0
+    #: An open room nobody is in is closed this long after the last person left.
+    empty_room_seconds: float = 60.0
     #: Messages queued for a client that reads too slowly, before it is dropped.
     max_queued_messages: int = 500
 
@@ -30,6 +45,10 @@ class ServerLimits:
             message_burst=self.message_burst,
             chat_max_chars=CHAT_MAX_CHARS,
             chats_per_minute=self.chats_per_minute,
+            chat_burst=self.chat_burst,
+            idle_seconds=self.idle_seconds,
+            max_rooms_per_address=self.max_rooms_per_address,
+            max_connections_per_address=self.max_connections_per_address,
         )
 
 

@@ -1,6 +1,6 @@
 """A room: its seats, its rules and options, and the game played in it.
 
-Pure state, no I/O: the hub (``hub.py``) drives rooms, stores them and talks
+Pure state, no I/O: the hub (``hub.py`` and its parts) drives rooms, stores them and talks
 to the players. A room is saved as JSON data (:meth:`Room.to_data`); its game
 is saved separately as a record and rebuilt by replaying it.
 """
@@ -18,6 +18,7 @@ from typing import Any, Literal
 from ..bots import LEVELS
 from ..deal import Deal
 from ..errors import RulesError, TilerummyError
+from ..fairness import Fairness
 from ..game import Game
 from ..records import FORMAT, VERSION
 from ..rules import Rules
@@ -25,6 +26,7 @@ from .protocol import (
     ROOM_CODE_CHARS,
     ChatLine,
     CreateRoom,
+    FairDeal,
     GameState,
     LiveTableUpdate,
     RoomOptions,
@@ -35,8 +37,14 @@ from .protocol import (
 #: No 0/O or 1/I, so a code read aloud or copied by hand is not mistaken.
 ROOM_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CHAT_HISTORY = 50
-#: Shorter turns would let one room keep the server busy with timeouts.
-MIN_TURN_SECONDS = 1.0
+#: The range of each number in the rules that a room on the server may use: shorter turns
+#: would let one room keep the server busy with timeouts, and absurd values only break clients.
+ONLINE_RULE_RANGES: dict[str, tuple[float, float]] = {
+    "turn_seconds": (1, 3600),
+    "initial_meld_points": (0, 200),
+    "timeout_penalty": (0, 20),
+    "joker_penalty": (0, 200),
+}
 
 RoomStatus = Literal["open", "playing", "finished"]
 
@@ -79,16 +87,26 @@ class Seat:
     level: str | None = None
     name: str | None = None
     token_hash: str | None = None
+    #: When the person took the seat: the longest seated becomes host when the host is gone.
+    seated_at: float = 0.0
     # Not stored: who is connected now. After a restart everyone is away until they come back.
     connections: int = 0
     away_since: float | None = None
 
     def to_data(self) -> dict[str, Any]:
-        return {"kind": self.kind, "level": self.level, "name": self.name, "token_hash": self.token_hash}
+        return {
+            "kind": self.kind,
+            "level": self.level,
+            "name": self.name,
+            "token_hash": self.token_hash,
+            "seated_at": self.seated_at,
+        }
 
     @classmethod
     def from_data(cls, index: int, data: dict[str, Any], now: float) -> Seat:
-        seat = cls(index, data["kind"], data.get("level"), data.get("name"), data.get("token_hash"))
+        seat = cls(
+            index, data["kind"], data.get("level"), data.get("name"), data.get("token_hash"), data.get("seated_at", 0.0)
+        )
         if seat.kind == "person" and seat.name is not None:
             seat.away_since = now
         return seat
@@ -118,6 +136,8 @@ class Room:
     games_played: int = 0
     seq: int = 0
     muted: set[str] = field(default_factory=set)
+    # Not stored with the room: the game's record keeps it (its salt stays secret until the end).
+    fairness: Fairness | None = None
     # Not stored.
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
     live: LiveTableUpdate | None = None
@@ -135,10 +155,10 @@ class Room:
             rules.check_players(len(request.seats))
         except (RulesError, TypeError) as error:
             raise RoomError("bad_rules", str(error)) from None
-        if rules.turn_seconds is not None and rules.turn_seconds < MIN_TURN_SECONDS:
-            raise RoomError(
-                "bad_rules", f"turn_seconds={rules.turn_seconds}: at least {MIN_TURN_SECONDS:g} on the server"
-            )
+        for name, (low, high) in ONLINE_RULE_RANGES.items():
+            value = getattr(rules, name)
+            if value is not None and not low <= value <= high:
+                raise RoomError("bad_rules", f"{name}={value:g}: at least {low:g} and at most {high:g} on the server")
         if rules.is_match:
             raise RoomError(
                 "bad_rules", "a room plays one round per game (target_score and rounds are not used online)"
@@ -163,19 +183,25 @@ class Room:
     def free_seat(self) -> Seat | None:
         return next((seat for seat in self.seats if seat.kind == "person" and seat.name is None), None)
 
-    def take_seat(self, name: str, token: str) -> Seat:
+    def take_seat(self, name: str, token: str, now: float = 0.0) -> Seat:
         """Seat a person in the first free person seat.
 
         :raises RoomError: when the game has begun or every seat is taken.
         """
-        if self.status != "open":
-            raise RoomError("game_started", "the game has begun: join as a spectator, or with your seat's token")
+        self.check_seat_free()
         seat = self.free_seat()
-        if seat is None:
-            raise RoomError("room_full", "every seat is taken: join as a spectator")
+        assert seat is not None
         seat.name = self.unique_name(name)
         seat.token_hash = hash_token(token)
+        seat.seated_at = now
         return seat
+
+    def check_seat_free(self) -> None:
+        """:raises RoomError: when the game has begun or every seat is taken."""
+        if self.status != "open":
+            raise RoomError("game_started", "the game has begun: join as a spectator, or with your seat's token")
+        if self.free_seat() is None:
+            raise RoomError("room_full", "every seat is taken: join as a spectator")
 
     @property
     def abandoned(self) -> bool:
@@ -186,6 +212,7 @@ class Room:
         """Give a person seat back before the game begins."""
         seat.name = None
         seat.token_hash = None
+        seat.seated_at = 0.0
         seat.connections = 0
         seat.away_since = None
 
@@ -215,14 +242,16 @@ class Room:
             free = sum(1 for seat in self.seats if seat.kind == "person" and seat.name is None)
             raise RoomError("seats_free", f"{free} seat{'s are' if free > 1 else ' is'} still free")
 
-    def start_game(self, seed: int, now: float) -> dict[str, Any]:
-        """Deal a new game and return its record header (``docs/record-format.md``).
+    def start_game(self, seed: int, now: float, salt: str) -> dict[str, Any]:
+        """Deal a new game and return its record header (``docs/record-format.md``),
+        committing to the seed with ``salt`` (``docs/fairness.md``).
 
         :raises RoomError: see :meth:`check_can_start`.
         """
         self.check_can_start()
         names = [seat.name or f"Seat {seat.index + 1}" for seat in self.seats]
         self.game = Game(self.rules, Deal.from_seed(self.rules, len(names), seed), names, started_at=now)
+        self.fairness = Fairness.commit(seed, salt)
         self.games_played += 1
         self.game_id = f"{self.code}-{self.games_played}"
         self.status = "playing"
@@ -233,6 +262,7 @@ class Room:
             "rules": self.rules.to_dict(),
             "players": names,
             "seed": seed,
+            "fairness": self.fairness.to_dict(),
             "started_at": now,
         }
 
@@ -241,7 +271,15 @@ class Room:
         if self.game is None or self.game_id is None:
             return None
         view = self.game.view(seat).to_dict()
-        return GameState(game_id=self.game_id, **view)
+        return GameState(game_id=self.game_id, fairness=self._fair_deal(), **view)
+
+    def _fair_deal(self) -> FairDeal | None:
+        """The commitment while the game runs; the seed and the salt too once it is over."""
+        if self.fairness is None or self.game is None:
+            return None
+        if not self.game.is_over:
+            return FairDeal(commitment=self.fairness.commitment)
+        return FairDeal(commitment=self.fairness.commitment, seed=self.game.deal.seed, salt=self.fairness.salt)
 
     # --- Descriptions ------------------------------------------------------
 
@@ -251,6 +289,7 @@ class Room:
             invite=f"/r/{self.code}",
             status=self.status,
             host=self.host_name,
+            host_seat=next((seat.index for seat in self.seats if seat.token_hash == self.host_token_hash), None),
             seats=[
                 SeatState(
                     seat=seat.index,

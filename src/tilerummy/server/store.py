@@ -8,44 +8,58 @@ start) and its actions, one row each, in the record format
 
 The store's methods block; the server calls them from one worker thread, in
 order.
+
+The database records its schema version (``schema_version``). Opening an
+older database brings it up to date (:data:`MIGRATIONS`, in order); a
+database made by a newer tilerummy is refused, untouched.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sqlite3
-import sys
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+import platformdirs
+
 from ..errors import TilerummyError
 
-_SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS rooms (
-        code TEXT PRIMARY KEY,
-        status TEXT NOT NULL,
-        data TEXT NOT NULL,
-        updated_at DOUBLE PRECISION NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS games (
-        id TEXT PRIMARY KEY,
-        room TEXT NOT NULL,
-        header TEXT NOT NULL,
-        result TEXT,
-        created_at DOUBLE PRECISION NOT NULL,
-        finished_at DOUBLE PRECISION)""",
-    """CREATE TABLE IF NOT EXISTS actions (
-        game TEXT NOT NULL,
-        idx INTEGER NOT NULL,
-        seq INTEGER NOT NULL,
-        data TEXT NOT NULL,
-        PRIMARY KEY (game, idx))""",
-    "CREATE INDEX IF NOT EXISTS games_by_room ON games (room)",
+#: The schema, as the steps that build it: step N takes a database from version
+#: N - 1 to version N. A new database runs them all; an older one runs those it
+#: lacks, in order. Each statement may run twice harmlessly (IF NOT EXISTS),
+#: since SQLite commits a schema change at once: a step cut short runs again whole.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 1: rooms, games and their actions (the schema before it had a version).
+    (
+        """CREATE TABLE IF NOT EXISTS rooms (
+            code TEXT PRIMARY KEY,
+            status TEXT NOT NULL,
+            data TEXT NOT NULL,
+            updated_at DOUBLE PRECISION NOT NULL)""",
+        """CREATE TABLE IF NOT EXISTS games (
+            id TEXT PRIMARY KEY,
+            room TEXT NOT NULL,
+            header TEXT NOT NULL,
+            result TEXT,
+            created_at DOUBLE PRECISION NOT NULL,
+            finished_at DOUBLE PRECISION)""",
+        """CREATE TABLE IF NOT EXISTS actions (
+            game TEXT NOT NULL,
+            idx INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            data TEXT NOT NULL,
+            PRIMARY KEY (game, idx))""",
+        "CREATE INDEX IF NOT EXISTS games_by_room ON games (room)",
+    ),
+    # A change to the schema is a new step here, never an edit of an old one.
 )
+#: The version this code writes and reads.
+SCHEMA_VERSION = len(MIGRATIONS)
 
 
 class StoreError(TilerummyError):
@@ -111,6 +125,8 @@ class Store(Protocol):
 
     def commit(self, change: Change) -> None: ...
 
+    def stored_version(self) -> int: ...
+
     def rooms(self, *, active_only: bool) -> list[dict[str, Any]]: ...
 
     def game(self, game_id: str) -> StoredGame | None: ...
@@ -134,12 +150,45 @@ class _SqlStore:
     def _sql(self, text: str) -> str:
         return text.replace("?", self._placeholder)
 
-    def _setup(self) -> None:
+    def _has_table(self, connection: Any, name: str) -> bool:
+        raise NotImplementedError
+
+    def _setup(self, where: str) -> None:
+        """Bring the database to the newest schema version, or refuse one a newer tilerummy made.
+
+        :raises StoreError: the database's schema is newer than this code's.
+        """
         with self._lock:
             connection = self._connection()
-            for statement in _SCHEMA:
-                connection.execute(statement)
+            connection.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = connection.execute("SELECT version FROM schema_version").fetchone()
+            if row is None:
+                # No version recorded: new, or made before versions were (the first schema).
+                version = 1 if self._has_table(connection, "rooms") else 0
+                connection.execute(self._sql("INSERT INTO schema_version (version) VALUES (?)"), (version,))
+            else:
+                version = int(row[0])
+            latest = len(MIGRATIONS)
+            if version > latest:
+                connection.rollback()
+                connection.close()
+                raise StoreError(
+                    f"{where}: the database has schema version {version}, newer than this tilerummy's "
+                    f"({latest}): run a newer tilerummy, or use another database"
+                )
+            for step in range(version, latest):
+                for statement in MIGRATIONS[step]:
+                    connection.execute(statement)
+                connection.execute(self._sql("UPDATE schema_version SET version = ?"), (step + 1,))
             connection.commit()
+
+    def stored_version(self) -> int:
+        """The schema version the database records."""
+        with self._lock:
+            connection = self._connection()
+            row = connection.execute("SELECT version FROM schema_version").fetchone()
+            connection.commit()
+        return int(row[0])
 
     def commit(self, change: Change) -> None:
         with self._lock:
@@ -232,12 +281,16 @@ class SqliteStore(_SqlStore):
             # WAL with NORMAL sync keeps every commit through a crash of the process.
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
-            self._setup()
+            self._setup(str(path))
         except (OSError, sqlite3.Error) as error:
             raise StoreError(f"{path}: cannot open the database: {error}") from None
 
     def _connection(self) -> Any:
         return self._db
+
+    def _has_table(self, connection: Any, name: str) -> bool:
+        found = connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,))
+        return found.fetchone() is not None
 
     def close(self) -> None:
         with self._lock:
@@ -258,7 +311,7 @@ class PostgresStore(_SqlStore):
         self._psycopg = psycopg
         try:
             self._db = psycopg.connect(url, connect_timeout=10)
-            self._setup()
+            self._setup("the PostgreSQL database")
         except psycopg.Error as error:
             raise StoreError(f"cannot open the PostgreSQL database: {_one_line(error)}") from None
 
@@ -271,6 +324,9 @@ class PostgresStore(_SqlStore):
                 raise StoreError(f"cannot reach the PostgreSQL database: {_one_line(error)}") from None
         return self._db
 
+    def _has_table(self, connection: Any, name: str) -> bool:
+        return connection.execute("SELECT to_regclass(%s)", (name,)).fetchone()[0] is not None
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
@@ -281,14 +337,10 @@ def _one_line(error: BaseException) -> str:
 
 
 def default_database_path() -> Path:
-    """A file in the user's data directory (XDG on Unix, LOCALAPPDATA on Windows)."""
-    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
-        base = Path(os.environ["LOCALAPPDATA"])
-    elif os.environ.get("XDG_DATA_HOME"):
-        base = Path(os.environ["XDG_DATA_HOME"])
-    else:
-        base = Path.home() / ".local" / "share"
-    return base / "tilerummy" / "server.sqlite3"
+    """A file in the user's data directory, where the platform keeps it
+    (``$XDG_DATA_HOME`` or ``~/.local/share`` on Linux, ``~/Library/Application Support``
+    on macOS, ``%LOCALAPPDATA%`` on Windows)."""
+    return Path(platformdirs.user_data_dir("tilerummy", appauthor=False)) / "server.sqlite3"
 
 
 def open_store(where: str | None) -> Store:

@@ -1,13 +1,28 @@
 """The exact move solver: the best play for a rack and a table."""
 
-from ._compiled import select
+import importlib.machinery
+import pathlib
 
-#: Whether the search modules run compiled with mypyc (``make accel``).
-COMPILED = select(__name__)
-#: Which modules run, in words (the benchmarks print it).
-IMPLEMENTATION = "compiled with mypyc (make accel)" if COMPILED else "plain Python"
+# Earlier versions could compile the solver's modules next to their sources,
+# and Python imports such modules before the sources: refuse to run stale code.
+_STALE = sorted(
+    path.name
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES
+    for path in pathlib.Path(__file__).parent.glob(f"*{suffix}")
+)
+if _STALE:
+    raise ImportError(
+        f"compiled solver modules from an earlier version lie next to the sources: {', '.join(_STALE)};"
+        " remove them (make clean does)"
+    )
 
-from ._solve import Objective, Solution, SolverError, candidates, changed_sets, describe, solve  # noqa: E402
+from ._describe import changed_sets, describe  # noqa: E402
+from ._solve import Objective, Solution, SolverError, candidates, solve  # noqa: E402
+
+#: The solver is plain Python (nothing is compiled): kept for the callers
+#: that print which implementation runs.
+COMPILED = False
+IMPLEMENTATION = "plain Python"
 
 __all__ = [
     "COMPILED",

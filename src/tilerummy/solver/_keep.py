@@ -1,60 +1,28 @@
-"""The fewest changes to the table among the best plays.
+"""The old sets a play may keep, and where keeping them lives in the layer
+search's states.
 
 A play keeps an old set when the set lies on the table after it as it was:
 the same kind and the same tiles in the same places (so a run's joker stands
 for the same tile, and a group's joker for a colour missing from the group).
-Among the plays that score best, the solver wants one that keeps the most
-old sets, so that a person can follow the move.
-
-This is the layer search of :mod:`._layers` with one more choice: when the
-numbers reach an old set, the search either keeps it (its tiles are set
-aside, number by number, until its last number) or breaks it up (its tiles
-then go anywhere, as in the plain search). A kept set scores a point below
-the least rack weight, so the best score is the best play first and then the
-most sets kept. Searched for a play that keeps at least a given number of
-sets, a state that has broken more dies at once, so the search stays small
-while few sets need to change.
-
-Jokers: under ``rack`` and ``rack_or_table`` a kept set's jokers are jokers
-that keep what they stood for, so each takes the tile it stands for from the
-jokers the play keeps (which joker fills which kept set does not matter: the
-rules engine matches jokers as it can, and a group's joker may stand for
-either missing colour). Under ``free`` a kept set's jokers come from the
-jokers to place, like any other use of a joker.
+The layer search (:mod:`._layers`) decides, when the numbers reach an old
+set, whether to keep it (its tiles set aside, number by number) or break it
+up; :class:`KeepPlan` says where those decisions lie in a state and bounds
+the sets a play must still break up. Under ``rack`` and ``rack_or_table`` a
+kept set's jokers take the tiles they stand for from the jokers the play
+keeps; under ``free`` they are jokers like any other.
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections import Counter
-from collections.abc import Generator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import NamedTuple
 
 from ..melds import WRAPPED_ONE, Meld, MeldKind
 from ..tiles import COLOURS, MAX_NUMBER, Tile
-from ._layers import (
-    _HIGH_SHIFT,
-    _KEPT_SHIFT,
-    _USED_SHIFT,
-    Pick,
-    Signature,
-    _is_closed,
-    _placeable,
-    _StepOptions,
-    lay_out_path,
-    no_runs_state,
-    options_for,
-    remaining_scores,
-    runs_in,
-    step_signatures,
-)
-
-#: The kept sets' bits in a state start past the layer search's own fields
-#: (with wrap, each colour's 1s kept back take two bits), and stay below the
-#: high bits of the runs' names.
-_WRAP_KEEP_SHIFT = _KEPT_SHIFT + 2 * len(COLOURS)
+from ._tables import KEEP_SHIFT, USED_SHIFT, StepSignature, jokers_used, windows
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,12 +88,18 @@ class Kept:
     score: int
 
 
-# Per state: its score, the state it came from and what was done (a
-# colour's choice, or which sets were kept).
-_Step = dict[int, tuple[int, int, object]]
-# What keeping some of the sets that begin at a number adds to a state: the
-# ways chosen, their bits, the faces their jokers use and the jokers they take.
-_Combo = tuple[tuple[KeptSet, ...], int, Counter[int], int]
+# Per state: its score, the state it came from and what was done.
+_Layer = dict[int, tuple[int, int, object]]
+
+
+class Combo(NamedTuple):
+    """A way to keep some of the sets that begin at a number: the ways
+    chosen, their bits, the faces their jokers use and the jokers they take."""
+
+    ways: tuple[KeptSet, ...]
+    bits: int
+    faces: Counter[int]
+    jokers: int
 
 
 def mirrored_face(face: int) -> int:
@@ -172,299 +146,17 @@ def mirrored_kept(found: Kept) -> Kept:
     return Kept(tuple(mirrored_ways([found.kept])[0]), tuple(melds), found.score)
 
 
-class KeepSearch:
-    """The search for the play that places every must copy, scores at least
-    ``score`` and keeps the most old sets, set up once and run for as many
-    kept sets as wanted.
-
-    Counts, weights and jokers are as for :func:`._layers.best_arrangement`
-    (the score counts the optional copies placed), ``ways`` as from
-    :func:`ways_to_keep`, and ``kept_jokers`` counts the faces the jokers that
-    keep their meaning stand for (among ``must``; what kept sets' jokers may
-    take). Within the search a play scores the rack weight it places times
-    one more than the number of old sets, plus the sets it keeps.
-    """
-
-    def __init__(
-        self,
-        must: Sequence[int],
-        optional: Sequence[int],
-        weights: Sequence[int],
-        *,
-        must_jokers: int,
-        optional_jokers: int,
-        joker_weight: int,
-        wrap: bool,
-        ways: Sequence[Sequence[KeptSet]],
-        kept_jokers: Counter[int],
-        score: int,
-    ) -> None:
-        self.scale = len(ways) + 1
-        self.score = score
-        self.must_jokers = must_jokers
-        total_jokers = must_jokers + optional_jokers
-        optional = _placeable(must, optional, total_jokers, wrap)
-        slack = sum(weight * count for weight, count in zip(weights, optional, strict=False)) - score
-        slack += optional_jokers * joker_weight
-        if not slack:
-            # The play places every rack tile that fits somewhere: they are
-            # all must copies, and the search need not try leaving any out.
-            must = [held + extra for held, extra in zip(must, optional, strict=True)]
-            optional = [0] * len(optional)
-            must_jokers, optional_jokers = total_jokers, 0
-            self.score, self.must_jokers = 0, must_jokers
-        self.plan = _KeepPlan(ways, kept_jokers, total_jokers, wrap=wrap)
-        self.breaks = self.plan.breaks_ahead(must, optional, weights, total_jokers, slack, wrap)
-        #: At least this many old sets are broken up by any play it finds.
-        self.fewest_broken = len(ways) - len(self.plan.sets) + self.breaks[0]
-        self.joker_weight = joker_weight * self.scale
-        self.top = WRAPPED_ONE if wrap else MAX_NUMBER
-        # The steps weigh rack copies as the plain searches do (so they share
-        # their choices); the gains are scaled as they are added.
-        self.signatures = step_signatures(must, optional, weights, wrap, total_jokers)
-        still = remaining_scores(optional, weights, optional_jokers * joker_weight, self.top)
-        self.still = [value * self.scale for value in still]
-        # Per step, the options for each pattern of kept sets around it.
-        self.options: list[dict[int, _StepOptions]] = [{} for _ in self.signatures]
-        # The steps in order, as (number, colour), colour -1 to decide which
-        # sets beginning at that number are kept; and the most each state
-        # could still add from there (before deciding, the sets beginning
-        # there may all be kept).
-        self.steps: list[tuple[int, int]] = []
-        self.hopes: list[int] = []
-        plan = self.plan
-        for number in range(1, self.top + 1):
-            ahead = plan.undecided_after[number] - self.breaks[number] if number <= MAX_NUMBER else 0
-            if number in plan.deciding or number in plan.clearing:
-                self.steps.append((number, -1))
-                self.hopes.append(
-                    self.still[(number - 1) * 4] + plan.undecided_after[number - 1] - self.breaks[number - 1]
-                )
-            for colour in range(4):
-                self.steps.append((number, colour))
-                self.hopes.append(self.still[(number - 1) * 4 + colour] + ahead)
-
-    def run(self, keep: int) -> Kept | None:
-        """The play keeping at least ``keep`` sets that keeps the most, or
-        None if there is none."""
-        return run_out(self.stepwise(keep))
-
-    def stepwise(self, keep: int) -> Generator[int, None, Kept | None]:
-        """As :meth:`run`, one step at a time: yields how many states each
-        step left, so that searches can take turns; returns the play."""
-        floor = self.score * self.scale + keep - 1
-        step: _Step = {no_runs_state(): (0, -1, None)}
-        history: list[_Step] = []
-        for position, (number, colour) in enumerate(self.steps):
-            # A state goes on only if what it could still add (the rack tiles
-            # from here on, a point for each set not yet reached that need
-            # not be broken up) may lift it past the floor.
-            if colour < 0:
-                # The states after deciding count only the sets decided later.
-                hope = self.hopes[position + 1] - floor
-                step = self.plan.decide(step, number, hope)
-            else:
-                hope = self.hopes[position] - floor
-                step = self._colour_step(step, (number - 1) * 4 + colour, hope, closing=colour == 3)
-            history.append(step)
-            yield len(step)
-            if not step:
-                return None
-        return self._best(step, history, floor)
-
-    def options_for(self, index: int, key: int) -> _StepOptions:
-        """The options of a step for a state, the tiles of the kept sets it
-        has decided on set aside (here and at the next two numbers, which the
-        choices look ahead to)."""
-        around = self.plan.around[index]
-        kept = key & around[3]
-        options = self.options[index].get(kept)
-        if options is None:
-            signature = _set_aside(self.signatures[index], kept, around)
-            options = self.options[index][kept] = options_for(signature)
-        return options
-
-    def depends_on(self, index: int) -> int:
-        """The bits of a state its moves at this step depend on: its kept
-        sets around the step and its part (every kept pattern's options
-        share the part's mask)."""
-        return self.plan.around[index][3] | self.options_for(index, 0).mask
-
-    def moves(self, index: int, key: int, *, closing: bool) -> Sequence[tuple[int, int, object]]:
-        """A state's moves at this step (with the number's groups made,
-        ``closing``), shared with every step alike: their gains are to be
-        scaled as in this search (times ``scale``)."""
-        options = self.options[index].get(key & self.plan.around[index][3]) or self.options_for(index, key)
-        part = key & options.mask
-        return options.closing(part) if closing else options.moves(part)
-
-    def _colour_step(self, step: _Step, index: int, hope: int, *, closing: bool) -> _Step:
-        """Every state after one colour's choice at one number (and,
-        ``closing``, the number's groups made)."""
-        result: _Step = {}
-        get = result.get
-        depends = self.depends_on(index)
-        scale = self.scale
-        # The moves by what they depend on, looked up once per call.
-        moves_by: dict[int, Sequence[tuple[int, int, object]]] = {}
-        for key, (score, _, _) in step.items():
-            if score + hope <= 0:
-                continue
-            found = moves_by.get(key & depends)
-            if found is None:
-                found = moves_by[key & depends] = self.moves(index, key, closing=closing)
-            for delta, gain, pick in found:
-                new_key = key + delta
-                new_score = score + gain * scale
-                previous = get(new_key)
-                if previous is None or new_score > previous[0]:
-                    result[new_key] = (new_score, key, pick)
-        return result
-
-    def final(self, key: int, score: int) -> int | None:
-        """The score of a state past the last step, or None if it is no play
-        (a run left short, or jokers that had to be placed left out)."""
-        used = key >> _USED_SHIFT & 15
-        if used < self.must_jokers or not all(_is_closed(runs_in(key, colour)) for colour in range(4)):
-            return None
-        return score + (used - self.must_jokers) * self.joker_weight
-
-    def play(self, picks: Sequence[object], score: int) -> Kept:
-        """The play a state past the last step stands for, from what was
-        chosen at each step."""
-        kept_sets: list[KeptSet] = []
-        layout: list[Pick | int] = []
-        for (number, colour), pick in zip(self.steps, picks, strict=True):
-            if colour < 0:
-                assert isinstance(pick, int)
-                kept_sets.extend(self.plan.combos(number)[pick][0])
-            elif colour == 3:
-                choice, jokers = cast(tuple[Pick, int], pick)
-                layout.append(choice)
-                layout.append(jokers)
-            else:
-                layout.append(cast(Pick, pick))
-        return Kept(tuple(sorted(kept_sets, key=lambda way: way.index)), lay_out_path(layout), score)
-
-    def depth_first(self, keep: int, budget: int) -> tuple[Kept | None, bool]:
-        """Depth first, keeping sets before breaking them up: the play that
-        keeps the most sets, at least ``keep``, found within ``budget``
-        states, and whether the search went through (then no play keeps more).
-
-        Each state is tried once for each better score it is reached with;
-        a play found raises the bar for the rest.
-        """
-        search = _DepthFirst(self, keep, budget)
-        search.visit(0, no_runs_state(), 0)
-        finished = search.left > 0
-        return (None if search.best is None else self.play(search.best, search.floor)), finished
-
-    def _best(self, step: _Step, history: list[_Step], floor: int) -> Kept | None:
-        """The best state past the last step, if it scores more than
-        ``floor``, and the play it stands for (``history``: the states of
-        each step, each with the state it came from and what was chosen)."""
-        best_key = -1
-        best_score = floor
-        for key, (score, _, _) in step.items():
-            final = self.final(key, score)
-            if final is not None and final > best_score:
-                best_key, best_score = key, final
-        if best_key < 0:
-            return None
-        picks: list[object] = []
-        key = best_key
-        for done in reversed(history):
-            _, key, pick = done[key]
-            picks.append(pick)
-        picks.reverse()
-        return self.play(picks, best_score)
+#: A step no set that may be kept holds a tile around.
+_NOTHING_AROUND = (0, 0, 0, 0)
 
 
-class _DepthFirst:
-    """One depth-first search of a :class:`KeepSearch` (see its
-    :meth:`~KeepSearch.depth_first`): what it works out once and what it
-    has found so far. A class rather than a closure so that, compiled, its
-    recursion is a plain call."""
-
-    def __init__(self, search: KeepSearch, keep: int, budget: int) -> None:
-        plan, steps = search.plan, search.steps
-        self.search = search
-        self.plan = plan
-        self.steps = steps
-        self.hopes = search.hopes
-        self.count = len(steps)
-        # Per step: its decisions' clearing, and where its options are.
-        self.clearing = [~plan.clearing.get(number, 0) for number, _ in steps]
-        self.indexes = [(number - 1) * 4 + colour for number, colour in steps]
-        # What a state's moves depend on at each step, and per step the
-        # moves, best first, by that.
-        self.depends = [
-            search.depends_on(index) if colour >= 0 else 0
-            for index, (_, colour) in zip(self.indexes, steps, strict=True)
-        ]
-        self.ordered: list[dict[int, list[tuple[int, int, object]]]] = [{} for _ in steps]
-        self.scale = search.scale
-        self.seen: list[dict[int, int]] = [{} for _ in steps]
-        self.path: list[object] = []
-        self.best: list[object] | None = None
-        self.floor = search.score * search.scale + keep - 1
-        self.left = budget
-
-    def visit(self, position: int, key: int, score: int) -> None:
-        if position == self.count:
-            final = self.search.final(key, score)
-            if final is not None and final > self.floor:
-                self.floor, self.best = final, list(self.path)
-            return
-        if score + self.hopes[position] <= self.floor or self.left <= 0:
-            return
-        here = self.seen[position]
-        if here.get(key, -1) >= score:
-            return
-        here[key] = score
-        self.left -= 1
-        number, colour = self.steps[position]
-        path = self.path
-        if colour < 0:
-            base = key & self.clearing[position]
-            for added, gained, index in self.plan.decisions(base, number):
-                path.append(index)
-                self.visit(position + 1, base + added, score + gained)
-                path.pop()
-            return
-        by_state = self.ordered[position]
-        depends = key & self.depends[position]
-        moves = by_state.get(depends)
-        if moves is None:
-            found = self.search.moves(self.indexes[position], key, closing=colour == 3)
-            moves = by_state[depends] = sorted(found, key=lambda move: -move[1])
-        scale = self.scale
-        for delta, gain, pick in moves:
-            path.append(pick)
-            self.visit(position + 1, key + delta, score + gain * scale)
-            path.pop()
-
-
-def run_out(search: Generator[int, None, Kept | None]) -> Kept | None:
-    """What a search taken step by step returns once run to its end."""
-    while True:
-        try:
-            next(search)
-        except StopIteration as finished:
-            result: Kept | None = finished.value
-            return result
-
-
-class _KeepPlan:
+class KeepPlan:
     """Where the choice of keeping each set lives in a state: one bit for
     each way to keep it, free again once the set's last number is past
     (except for ways whose jokers take kept jokers: their bits stay, to count
     what they took)."""
 
-    def __init__(
-        self, ways: Sequence[Sequence[KeptSet]], kept_jokers: Counter[int], total_jokers: int, *, wrap: bool
-    ) -> None:
-        shift = _WRAP_KEEP_SHIFT if wrap else _KEPT_SHIFT
+    def __init__(self, ways: Sequence[Sequence[KeptSet]], kept_jokers: Counter[int], total_jokers: int) -> None:
         self.kept_jokers = kept_jokers
         self.total_jokers = total_jokers
         spans: list[tuple[int, int, int]] = []  # first number, last number, set
@@ -493,9 +185,7 @@ class _KeepPlan:
                     free_from.append(0)
                 lasting = bool(way.joker_faces)
                 free_from[bit] = MAX_NUMBER + 2 if lasting else last + 1
-                if shift + bit >= _HIGH_SHIFT:
-                    raise OverflowError("too many ways to keep sets for the packed states")
-                mask = 1 << (shift + bit)
+                mask = 1 << (KEEP_SHIFT + bit)
                 if lasting:
                     self.lasting |= mask
                     self.lasting_faces[mask] = way.joker_faces
@@ -513,15 +203,15 @@ class _KeepPlan:
         # counted as if no set holding them were kept: the check only prunes,
         # and the options are then shared by more states, which is worth
         # more.
-        self.around: list[tuple[int, int, int, int]] = []
-        for number in range(1, WRAPPED_ONE + 1):
+        self.around: list[tuple[int, int, int, int]] = [] if spans else [_NOTHING_AROUND] * (WRAPPED_ONE * 4)
+        for number in range(1, WRAPPED_ONE + 1 if spans else 1):
             for colour in range(len(COLOURS)):
                 here = _holding(decided_by, number, colour, number)
                 one = _holding(decided_by, number + 1, colour, number)
                 two = _holding(decided_by, number + 2, colour, number)
                 self.around.append((here, one, two, here | one | two))
         self._used: dict[int, Counter[int]] = {0: Counter()}
-        self._combos: dict[int, list[_Combo]] = {}
+        self._combos: dict[int, list[Combo]] = {}
         self._decisions: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
 
     def breaks_ahead(
@@ -545,6 +235,8 @@ class _KeepPlan:
         that are disjoint each need their own. A rack tile the play may leave
         on the rack (within ``slack`` of the score) is let off.
         """
+        if not self.sets:
+            return [0] * (MAX_NUMBER + 1)
         numbered = len(COLOURS) * MAX_NUMBER
         top = WRAPPED_ONE if wrap else MAX_NUMBER
         # The must copies in no set that can be kept: rack copies the play
@@ -577,7 +269,7 @@ class _KeepPlan:
                 if face % MAX_NUMBER < number:
                     continue
                 hosts: set[int] = set()
-                for window in _windows(face, top):
+                for window in windows(face, top):
                     missing = [other for other in window if free[other] <= 0]
                     if len(missing) <= jokers:
                         break
@@ -598,7 +290,7 @@ class _KeepPlan:
         adds to the state, the sets kept and which way it is (among
         :meth:`combos`), those keeping more first."""
         lasting = base & self.lasting
-        jokers = base >> _USED_SHIFT & 15
+        jokers = jokers_used(base)
         cache_key = (number, lasting, jokers)
         found = self._decisions.get(cache_key)
         if found is None:
@@ -609,24 +301,24 @@ class _KeepPlan:
                     continue
                 if taken and jokers + taken > self.total_jokers:
                     continue
-                found.append(((taken << _USED_SHIFT) + bits, len(chosen), index))
+                found.append(((taken << USED_SHIFT) + bits, len(chosen), index))
             found.sort(key=lambda item: -item[1])
             self._decisions[cache_key] = found
         return found
 
-    def combos(self, number: int) -> list[_Combo]:
+    def combos(self, number: int) -> list[Combo]:
         """Each way to keep or break up the sets beginning at this number."""
         cached = self._combos.get(number)
         if cached is not None:
             return cached
-        found: list[_Combo] = []
+        found: list[Combo] = []
         self._combos[number] = found
         for choice in itertools.product(*([None, *options] for options in self.deciding.get(number, []))):
             chosen = [option for option in choice if option is not None]
             standing = [face for _, way in chosen for face in way.joker_faces]
             faces = Counter(standing) if standing else NO_FACES
             found.append(
-                (
+                Combo(
                     tuple(way for _, way in chosen),
                     sum(mask for mask, _ in chosen),
                     faces,
@@ -645,14 +337,14 @@ class _KeepPlan:
                     found.update(faces)
         return found
 
-    def decide(self, step: _Step, number: int, hope: int) -> _Step:
+    def decide(self, step: _Layer, number: int, hope: int) -> _Layer:
         """Every state after deciding which sets beginning at this number are
         kept (the bits of sets already past are cleared, so states alike meet)."""
         clear = ~self.clearing.get(number, 0)
-        result: _Step = {}
+        result: _Layer = {}
         get = result.get
         # The decisions depend on the lasting bits and the jokers used only.
-        depends = self.lasting | 15 << _USED_SHIFT
+        depends = self.lasting | 15 << USED_SHIFT
         by_state: dict[int, list[tuple[int, int, int]]] = {}
         for key, (score, _, _) in step.items():
             base = key & clear
@@ -697,50 +389,20 @@ def _holding(decided_by: Sequence[Sequence[tuple[int, int]]], at: int, colour: i
 NO_FACES: Counter[int] = Counter()
 
 
-def _set_aside(signature: Signature, kept: int, around: tuple[int, int, int, int]) -> Signature:
+def set_aside(signature: StepSignature, kept: int, around: tuple[int, int, int, int]) -> StepSignature:
     """The step with the tiles of the kept sets in ``kept`` (bits as in a
     state) set aside, at its number and at the next two in its colour."""
     if not kept:
         return signature
-    colour, first, last, wrapped, held_must, held_optional, ahead, next_one, next_two, weight, jokers, rest = signature
     here, one, two, _ = around
-    return (
-        colour,
-        first,
-        last,
-        wrapped,
-        held_must - (kept & here).bit_count(),
-        held_optional,
-        ahead,
-        next_one - (kept & one).bit_count(),
-        next_two - (kept & two).bit_count(),
-        weight,
-        jokers,
-        rest,
+    near = signature.around
+    return signature._replace(
+        around=near._replace(
+            must=near.must - (kept & here).bit_count(),
+            next_one=near.next_one - (kept & one).bit_count(),
+            next_two=near.next_two - (kept & two).bit_count(),
+        )
     )
-
-
-@functools.cache
-def _windows(face: int, top: int) -> list[list[int]]:
-    """The other faces of each three tiles that hold this one in a set: with
-    two other colours of its number, or with two neighbours in a run."""
-    colour, offset = divmod(face, MAX_NUMBER)
-    number = offset + 1
-    windows = [
-        [other * MAX_NUMBER + offset for other in pair]
-        for pair in itertools.combinations([other for other in range(len(COLOURS)) if other != colour], 2)
-    ]
-    places = [number, WRAPPED_ONE] if top == WRAPPED_ONE and number == 1 else [number]
-    for place in places:
-        for start in range(max(1, place - 2), min(place, top - 2) + 1):
-            windows.append(
-                [
-                    colour * MAX_NUMBER + (0 if at == WRAPPED_ONE else at - 1)
-                    for at in range(start, start + 3)
-                    if at != place
-                ]
-            )
-    return windows
 
 
 def _disjoint_count(needy: Sequence[tuple[set[int], int | None]], slack: int) -> int:

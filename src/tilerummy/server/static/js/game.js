@@ -1,21 +1,18 @@
 // The game screen: the table, the rack, moving tiles (drag, tap or keys), and the turn's buttons.
 
+import { resultDialog, showHelp } from "./dialogs.js";
+import { Draft, fromRack, markNew, markNewRack, newTiles, sameTiles } from "./draft.js";
 import { t } from "./i18n.js";
-import { bareToken, byColour, byNumber, readSet } from "./rules.js";
+import { TileInput } from "./input.js";
+import { describe, drawEntry, playEntry } from "./movelog.js";
+import { readSet } from "./rules.js";
 import { beep, h, icon, settings, tileFace, tileLabel, toast } from "./ui.js";
 
-const DRAG_THRESHOLD = 6;
 const CLOCK_WARNING_SECONDS = 15;
 const LIVE_TABLE_DELAY_MS = 150;
-const AUTOSCROLL_EDGE = 36;
-const AUTOSCROLL_STEP = 12;
-
-// Tiles are {id, t}: ids starting "t" were on the table when the turn began, "r" come from the rack.
-const fromRack = (tile) => tile.id[0] === "r";
-const copyWork = (work) => ({
-  sets: work.sets.map((set) => ({ orig: set.orig, tiles: [...set.tiles] })),
-  rack: [...work.rack],
-});
+// How long the tiles of another player's play stay outlined; the move log keeps saying what they were.
+const LAST_MOVE_MS = 5000;
+const LOG_KEY = "tilerummy.log";
 
 export class GameScreen {
   constructor(root, state, api) {
@@ -23,45 +20,30 @@ export class GameScreen {
     this.state = state;
     this.api = api;
     this.moves = -1;
-    this.work = { sets: [], rack: [] };
-    this.base = null;
-    this.history = [];
-    this.future = [];
+    this.draft = new Draft([], []);
+    this.baseRack = null;
     this.selected = new Set();
     this.fresh = new Set();
     this.lastMove = new Set();
     this.live = null;
     this.sortMode = localStorage.getItem("tilerummy.sort") || "colour";
-    this.nextId = 0;
-    this.drag = null;
     this.resultShownFor = null;
     this.ticked = null;
-    this.handlers = {
-      down: (event) => this.pointerDown(event),
-      move: (event) => this.pointerMove(event),
-      up: (event) => this.pointerUp(event),
-      key: (event) => this.keyDown(event),
-    };
-    document.addEventListener("pointerdown", this.handlers.down);
-    document.addEventListener("pointermove", this.handlers.move);
-    document.addEventListener("pointerup", this.handlers.up);
-    document.addEventListener("pointercancel", this.handlers.up);
-    document.addEventListener("keydown", this.handlers.key);
+    this.busy = false;
+    this.log = loadLog(state.game);
+    this.logOpen = false;
+    this.input = new TileInput(this);
     this.clockTimer = setInterval(() => this.tickClock(), 250);
     document.body.classList.add("in-game");
     this.reset(state.game, null);
   }
 
   destroy() {
-    document.removeEventListener("pointerdown", this.handlers.down);
-    document.removeEventListener("pointermove", this.handlers.move);
-    document.removeEventListener("pointerup", this.handlers.up);
-    document.removeEventListener("pointercancel", this.handlers.up);
-    document.removeEventListener("keydown", this.handlers.key);
+    this.input.destroy();
     clearInterval(this.clockTimer);
+    clearTimeout(this.lastMoveTimer);
     document.body.classList.remove("in-game");
     document.title = "tilerummy";
-    this.endDrag();
   }
 
   get game() {
@@ -80,13 +62,15 @@ export class GameScreen {
   // --- Following the server ----------------------------------------------------
 
   update(previous, game, event) {
-    if (event && previous && event.kind === "play") {
-      this.lastMove = newTiles(previous.table, game.table);
+    const sameGame = previous && previous.game_id === game.game_id;
+    if (event && sameGame && event.kind === "play") {
+      this.showLastMove(newTiles(previous.table, game.table));
     } else if (event && event.kind === "start") {
       this.lastMove = new Set();
     }
+    if (event) this.record(sameGame ? previous : null, game, event);
     const drawn = previous && previous.rack && game.rack && game.rack.length > previous.rack.length;
-    if (game.moves !== this.moves || !sameTiles(game.rack, this.base && this.base.rack)) {
+    if (game.moves !== this.moves || !sameTiles(game.rack, this.baseRack)) {
       this.reset(game, drawn ? previous.rack : null);
     }
     if (!event) return;
@@ -107,10 +91,66 @@ export class GameScreen {
     if (!game.result && game.turn === me && game.rack && (event.kind === "start" || event.seat !== me)) beep("turn");
   }
 
+  // Another player's tiles stay outlined a few seconds (and only until the player changes the table).
+  showLastMove(added) {
+    this.lastMove = added;
+    clearTimeout(this.lastMoveTimer);
+    this.lastMoveTimer = setTimeout(() => this.forgetLastMove(), LAST_MOVE_MS);
+  }
+
+  forgetLastMove() {
+    clearTimeout(this.lastMoveTimer);
+    this.lastMove = new Set();
+    this.lastMoveIds = new Set();
+    for (const element of this.root.querySelectorAll(".tile.last")) element.classList.remove("last");
+  }
+
+  // --- The move log --------------------------------------------------------------
+
+  record(previous, game, event) {
+    if (event.kind === "start") {
+      this.log = { game_id: game.game_id, entries: [] };
+    } else if (this.log.game_id !== game.game_id || this.log.entries.some((entry) => entry.moves === game.moves)) {
+      return;
+    } else if (event.kind === "play" && previous) {
+      this.log.entries.push({ ...playEntry(event.seat, previous.table, game.table, { wrap: Boolean(this.rules.wrap) }), moves: game.moves, standIn: event.stand_in });
+    } else if (event.kind === "play") {
+      return;
+    } else {
+      // The player's own draw names the tile, as their rack shows it.
+      const own = event.kind === "draw" && event.seat === game.seat && previous && previous.rack && game.rack;
+      const tiles = own ? [...markNewRack(game.rack.map((text) => ({ id: text, t: text })), previous.rack)] : null;
+      this.log.entries.push({ ...drawEntry(event.kind, event.seat, event.drawn, tiles), moves: game.moves, standIn: event.stand_in });
+    }
+    this.bumped = event.kind === "play" ? null : event.seat;
+    try {
+      sessionStorage.setItem(LOG_KEY, JSON.stringify(this.log));
+    } catch {
+      // The log is kept only for a reload; without storage it starts again.
+    }
+  }
+
+  logLine(entry) {
+    const name = entry.seat === this.game.seat ? t("you_name", { name: this.game.players[entry.seat] }) : this.nameOf(entry.seat);
+    return describe(entry, { t, name, label: tileLabel });
+  }
+
+  moveLog() {
+    const entries = this.log.game_id === this.game.game_id ? this.log.entries : [];
+    const latest = entries.length ? this.logLine(entries[entries.length - 1]) : t("log_empty");
+    const details = h(
+      "details",
+      { class: "log", id: "move-log", open: this.logOpen, ontoggle: () => (this.logOpen = details.open) },
+      h("summary", { "aria-label": `${t("log_title")}: ${latest}` }, h("span", { class: "log-title" }, t("log_title")), h("span", { class: "latest", id: "log-latest", role: "status" }, latest)),
+      h("ol", { id: "log-lines" }, entries.map((entry) => h("li", {}, this.logLine(entry)))),
+    );
+    return details;
+  }
+
   liveTable(message) {
     if (!this.game || message.moves !== this.game.moves || message.seat === this.game.seat) return;
     this.live = message.sets;
-    if (!this.drag) this.render();
+    if (!this.input.dragging) this.render();
   }
 
   // A new turn (or a new rack): the table as the server has it, the rack in the player's order.
@@ -118,72 +158,46 @@ export class GameScreen {
     this.moves = game ? game.moves : -1;
     this.live = null;
     this.selected.clear();
-    this.history = [];
-    this.future = [];
     if (!game) return;
-    const sets = game.table.map((tiles, index) => ({
-      orig: index,
-      tiles: tiles.map((text) => ({ id: `t${this.nextId++}`, t: text })),
-    }));
-    this.lastMoveIds = markNew(sets, this.lastMove);
-    const oldOrder = this.work.rack.map((tile) => tile.t);
-    const rack = orderLike(game.rack || [], oldOrder, this.sortMode).map((text) => ({ id: `r${this.nextId++}`, t: text }));
-    this.fresh = rackBefore ? markNewRack(rack, rackBefore) : new Set();
-    this.work = { sets, rack };
-    this.base = { rack: [...(game.rack || [])], work: copyWork(this.work) };
+    const order = this.draft.rack.map((tile) => tile.t);
+    this.draft = new Draft(game.table, game.rack || [], { order, sortMode: this.sortMode });
+    this.lastMoveIds = markNew(this.draft.sets, this.lastMove);
+    this.fresh = rackBefore ? markNewRack(this.draft.rack, rackBefore) : new Set();
+    this.baseRack = game.rack ? [...game.rack] : null;
   }
 
   // --- Changing the arrangement ------------------------------------------------
 
   change(apply) {
-    this.history.push(copyWork(this.work));
-    this.future = [];
+    if (this.lastMoveIds && this.lastMoveIds.size) this.forgetLastMove();
     apply();
-    this.work.sets = this.work.sets.filter((set) => set.tiles.length > 0);
     this.render();
     this.sendLive();
   }
 
   undo() {
-    if (!this.history.length) return;
-    this.future.push(copyWork(this.work));
-    this.work = this.history.pop();
+    if (!this.draft.undo()) return;
     this.selected.clear();
     this.render();
     this.sendLive();
   }
 
   redo() {
-    if (!this.future.length) return;
-    this.history.push(copyWork(this.work));
-    this.work = this.future.pop();
+    if (!this.draft.redo()) return;
     this.selected.clear();
     this.render();
     this.sendLive();
   }
 
   resetTurn() {
-    if (!this.base) return;
-    this.change(() => {
-      this.work = copyWork(this.base.work);
-      this.selected.clear();
-    });
+    this.selected.clear();
+    this.change(() => this.draft.resetTurn());
   }
 
   sortRack(mode) {
     this.sortMode = mode;
     localStorage.setItem("tilerummy.sort", mode);
-    const compare = mode === "number" ? byNumber : byColour;
-    this.change(() => this.work.rack.sort((a, b) => compare(a.t, b.t)));
-  }
-
-  find(id) {
-    for (const set of this.work.sets) {
-      const index = set.tiles.findIndex((tile) => tile.id === id);
-      if (index >= 0) return { list: set.tiles, index, set };
-    }
-    const index = this.work.rack.findIndex((tile) => tile.id === id);
-    return index >= 0 ? { list: this.work.rack, index, set: null } : null;
+    this.change(() => this.draft.sortRack(mode));
   }
 
   // Move tiles to a target ("set:N", "new" or "rack") before the index-th tile left there.
@@ -193,33 +207,13 @@ export class GameScreen {
       toast(t(this.game && this.game.result ? "game_over" : "wait_turn"));
       return false;
     }
-    const movable = ids.filter((id) => {
-      const place = this.find(id);
-      if (!place) return false;
-      if (toRack && !fromRack({ id })) return false;
-      return this.myTurn || place.set === null;
-    });
+    const movable = this.draft.movable(ids, target, { myTurn: this.myTurn });
     if (movable.length < ids.length && toRack) toast(t("table_stays"));
     if (!movable.length) return false;
-    this.change(() => {
-      const tiles = movable.map((id) => {
-        const place = this.find(id);
-        return place.list.splice(place.index, 1)[0];
-      });
-      let list;
-      if (target === "new") {
-        list = [];
-        this.work.sets.push({ orig: null, tiles: list });
-      } else if (toRack) {
-        list = this.work.rack;
-      } else {
-        list = this.work.sets[Number(target.slice(4))].tiles;
-      }
-      list.splice(index === null ? list.length : Math.min(index, list.length), 0, ...tiles);
-      this.selected.clear();
-    });
+    this.selected.clear();
+    this.change(() => this.draft.moveTiles(movable, target, index));
     if (target === "new") {
-      const made = this.root.querySelector(`[data-drop="set:${this.work.sets.length - 1}"]`);
+      const made = this.root.querySelector(`[data-drop="set:${this.draft.sets.length - 1}"]`);
       if (made) made.scrollIntoView({ block: "nearest" });
     }
     beep("place");
@@ -239,76 +233,48 @@ export class GameScreen {
 
   // --- What the turn would be ------------------------------------------------
 
-  // The tiles of a set as the server will read them: a changed set's jokers lose a named meaning.
-  tokensOf(set) {
-    const original = set.orig !== null && this.base ? this.base.work.sets[set.orig] : null;
-    const unchanged = original && original.tiles.length === set.tiles.length && original.tiles.every((tile, index) => tile.id === set.tiles[index].id);
-    return set.tiles.map((tile) => (unchanged ? tile.t : bareToken(tile.t)));
-  }
-
   check() {
     const game = this.game;
-    const wrap = Boolean(this.rules.wrap);
-    const readings = this.work.sets.map((set) => readSet(this.tokensOf(set), { wrap }));
-    const placed = this.work.sets.reduce((count, set) => count + set.tiles.filter(fromRack).length, 0);
     const melded = game.seat !== null && game.melded[game.seat];
-    const need = this.rules.initial_meld_points ?? 30;
-    const strict = Boolean(this.rules.initial_meld_strict);
-    let meldValue = 0;
-    let touched = false;
-    if (!melded) {
-      this.work.sets.forEach((set, index) => {
-        if (set.tiles.every(fromRack)) {
-          if (readings[index].ok) meldValue += readings[index].value;
-        }
-      });
-      const unchanged = (set) => {
-        const before = this.base.work.sets[set.orig];
-        return before.tiles.length === set.tiles.length && set.tiles.every((tile) => before.tiles.some((old) => old.id === tile.id));
-      };
-      const kept = this.work.sets.filter((set) => set.orig !== null && unchanged(set)).length;
-      touched = kept !== this.base.work.sets.length && !this.rules.initial_meld_lay_off;
+    const check = this.draft.check(this.rules, melded);
+    return { ...check, reason: check.reason && t(check.reason.key, check.reason.params) };
+  }
+
+  // One request at a time: a second click while the first is on its way would only be refused.
+  async ask(message) {
+    if (!this.myTurn || this.busy) return null;
+    this.busy = true;
+    // A table shown after the turn's end would be refused: nothing of it may follow the action.
+    if (message.type !== "hint") clearTimeout(this.liveTimer);
+    this.render();
+    try {
+      const reply = await this.api.request(message);
+      if (reply.type === "error") this.api.showError(reply);
+      return reply;
+    } finally {
+      this.busy = false;
+      this.render();
     }
-    let reason = null;
-    const invalid = readings.findIndex((reading) => !reading.ok);
-    if (placed === 0) reason = t("reason_nothing_placed");
-    else if (invalid >= 0) reason = t("reason_invalid_set", { n: invalid + 1 });
-    else if (touched) reason = t("reason_touch_table");
-    else if (!melded && (strict ? meldValue <= need : meldValue < need)) reason = t(strict ? "reason_meld_low_strict" : "reason_meld_low", { value: meldValue, need });
-    const enough = strict ? meldValue > need : meldValue >= need;
-    return { readings, placed, melded, meldValue, need, enough, reason };
   }
 
   async endTurn() {
-    if (!this.myTurn) return;
+    if (!this.myTurn || this.busy) return;
     const check = this.check();
     if (check.reason) {
       toast(check.reason, "error");
       beep("error");
       return;
     }
-    const sets = this.work.sets.map((set) => this.tokensOf(set));
-    const reply = await this.api.request({ type: "play", sets });
-    if (reply.type === "error") this.api.showError(reply);
+    await this.ask({ type: "play", sets: this.draft.table() });
   }
 
   async draw() {
-    if (!this.myTurn) return;
-    const reply = await this.api.request({ type: this.game.pool_size > 0 ? "draw" : "pass" });
-    if (reply.type === "error") this.api.showError(reply);
+    await this.ask({ type: this.game.pool_size > 0 ? "draw" : "pass" });
   }
 
   async hint() {
-    if (!this.myTurn) return;
-    const button = document.getElementById("hint");
-    if (button) button.disabled = true;
-    const reply = await this.api.request({ type: "hint" });
-    if (button) button.disabled = false;
-    if (reply.type === "error") {
-      this.api.showError(reply);
-      return;
-    }
-    if (reply.type !== "hint" || !this.myTurn) return;
+    const reply = await this.ask({ type: "hint" });
+    if (!reply || reply.type !== "hint" || !this.myTurn) return;
     if (reply.sets === null) {
       toast(t("hint_none"));
       return;
@@ -317,23 +283,10 @@ export class GameScreen {
     toast(t("hint_shown", { n: reply.placed.length }));
   }
 
-  // Arrange the turn's tiles as a whole table (a hint's), starting from the table as it was.
+  // Arrange the turn's tiles as a whole table (a hint's), its rack tiles picked, to be seen and moved on.
   applyTable(tableSets) {
     this.change(() => {
-      const start = copyWork(this.base.work);
-      const tableTiles = start.sets.flatMap((set) => set.tiles);
-      const rackTiles = [...start.rack];
-      const take = (pool, text) => {
-        const index = pool.findIndex((tile) => bareToken(tile.t) === bareToken(text));
-        return index >= 0 ? pool.splice(index, 1)[0] : null;
-      };
-      const sets = tableSets.map((texts) => {
-        const tiles = texts.map((text) => take(tableTiles, text) || take(rackTiles, text)).filter(Boolean);
-        const origin = start.sets.findIndex((set) => set.tiles.length === tiles.length && set.tiles.every((tile, index) => tile.id === tiles[index].id));
-        return { orig: origin >= 0 ? origin : null, tiles };
-      });
-      this.work = { sets, rack: rackTiles };
-      this.selected = new Set(sets.flatMap((set) => set.tiles.filter(fromRack).map((tile) => tile.id)));
+      this.selected = new Set(this.draft.applyTable(tableSets));
     });
   }
 
@@ -341,7 +294,7 @@ export class GameScreen {
     if (!this.myTurn) return;
     clearTimeout(this.liveTimer);
     this.liveTimer = setTimeout(() => {
-      if (this.myTurn) this.api.send({ type: "live_table", sets: this.work.sets.map((set) => set.tiles.map((tile) => bareToken(tile.t))) });
+      if (this.myTurn && !this.busy) this.api.send({ type: "live_table", sets: this.draft.liveTable() });
     }, LIVE_TABLE_DELAY_MS);
   }
 
@@ -350,7 +303,7 @@ export class GameScreen {
   render() {
     const game = this.game;
     if (!game) return;
-    if (this.drag && this.drag.started) return;
+    if (this.input.dragging) return;
     if (!settings.cardsChosen) settings.cards = this.rules.display === "cards";
     document.title = this.myTurn ? `● ${t("your_turn")} · tilerummy` : "tilerummy";
     const focused = document.activeElement;
@@ -362,7 +315,7 @@ export class GameScreen {
     });
     const mine = this.myTurn;
     const check = mine ? this.check() : null;
-    const sets = this.live && !mine ? this.live.map((tiles, index) => ({ orig: null, tiles: tiles.map((text, place) => ({ id: `l${index}-${place}`, t: text })) })) : this.work.sets;
+    const sets = this.live && !mine ? this.live.map((tiles, index) => ({ orig: null, tiles: tiles.map((text, place) => ({ id: `l${index}-${place}`, t: text })) })) : this.draft.sets;
     const wrap = Boolean(this.rules.wrap);
 
     const table = h(
@@ -376,7 +329,9 @@ export class GameScreen {
           "div",
           {
             class: `set ${reading.ok ? "valid" : "invalid"}`,
-            tabindex: mine ? 0 : -1,
+            // One set is a Tab stop (the last one visited, or the one nearest the rack); arrows reach the others.
+            tabindex: mine && index === Math.min(this.lastSet ?? sets.length, sets.length - 1) ? 0 : -1,
+            onfocusin: () => (this.lastSet = index),
             role: "group",
             "aria-label": `${t("set_n", { n: index + 1 })}: ${label}`,
             dataset: { drop: `set:${index}` },
@@ -403,11 +358,11 @@ export class GameScreen {
         class: `rack ${mine ? "mine" : ""}`,
         id: "rack",
         tabindex: 0,
-        "aria-label": t("your_rack", { n: this.work.rack.length }),
+        "aria-label": t("your_rack", { n: this.draft.rack.length }),
         dataset: { drop: "rack" },
         onclick: (event) => !event.target.closest(".tile") && this.placeSelected("rack"),
       },
-      game.rack === null ? h("p", { class: "empty" }, t("spectating")) : this.work.rack.map((tile) => this.tile(tile, "rack")),
+      game.rack === null ? h("p", { class: "empty" }, t("spectating")) : this.draft.rack.map((tile) => this.tile(tile, "rack")),
     );
 
     this.root.replaceChildren(
@@ -416,12 +371,14 @@ export class GameScreen {
         "main",
         { class: `game ${mine ? "my-turn" : ""}` },
         this.players(),
+        this.moveLog(),
         table,
+        // The rack follows the table for the Tab key; the page shows the status and buttons between them.
+        rack,
         this.statusLine(check),
         game.rack === null ? null : this.actions(check),
-        rack,
       ),
-      ...(game.result ? [this.resultDialog()] : []),
+      ...(game.result ? [resultDialog(this)] : []),
     );
     [".table", ".rack"].forEach((selector, index) => {
       const element = this.root.querySelector(selector);
@@ -431,6 +388,9 @@ export class GameScreen {
       const again = this.root.querySelector(`[data-id="${focusKey}"], [data-drop="${focusKey}"]`);
       if (again) again.focus({ preventScroll: true });
     }
+    this.bumped = null;
+    const lines = this.root.querySelector("#log-lines");
+    if (lines) lines.scrollTop = lines.scrollHeight;
     this.tickClock();
   }
 
@@ -467,7 +427,7 @@ export class GameScreen {
           "div",
           { class: classes, "aria-current": seat === game.turn ? "true" : null },
           h("span", { class: "name" }, info.kind === "bot" ? icon("bot") : null, seat === game.seat ? t("you_name", { name }) : this.nameOf(seat)),
-          h("span", { class: "count", title: t("rack_size_title") }, h("span", { class: "mini-tile", "aria-hidden": "true" }), t("tiles_n", { n: game.rack_sizes[seat] })),
+          h("span", { class: `count ${seat === this.bumped ? "bumped" : ""}`, title: t("rack_size_title") }, h("span", { class: "mini-tile", "aria-hidden": "true" }), t("tiles_n", { n: game.rack_sizes[seat] })),
           game.melded[seat] ? h("span", { class: "melded", title: t("melded") }, "✓") : null,
           info.stand_in ? h("span", { class: "badge" }, t("stand_in")) : info.connected === false ? h("span", { class: "badge" }, t("away")) : null,
         );
@@ -527,120 +487,31 @@ export class GameScreen {
 
   actions(check) {
     const mine = this.myTurn;
+    const idle = mine && !this.busy;
     const hints = this.state.room && this.state.room.options && this.state.room.options.hints;
-    const button = (id, label, onclick, { disabled = false, title = null, className = "" } = {}) =>
-      h("button", { id, class: className, onclick, disabled, title: title || label, "aria-label": title || label }, label);
+    // Each tool says what it does under its symbol: phones show no tooltips.
+    const tool = (id, glyph, label, title, onclick, disabled = false) =>
+      h("button", { id, class: "tool", onclick, disabled, title, "aria-label": title }, h("span", { class: "glyph", "aria-hidden": "true" }, glyph), h("span", { class: "label", "aria-hidden": "true" }, label));
+    const pool = this.game.pool_size > 0;
     return h(
       "div",
       { class: "actions" },
       h(
         "div",
         { class: "group" },
-        // The labels show what each order lines up: a run of one colour, or a group of one number.
-        button("sort-colour", ["1", "2", "3"].map((digit) => h("span", { class: "c-R" }, digit)), () => this.sortRack("colour"), { title: t("sort_runs"), className: "icon-text" }),
-        button("sort-number", ["R", "B", "Y"].map((colour) => h("span", { class: `c-${colour}` }, "7")), () => this.sortRack("number"), { title: t("sort_groups"), className: "icon-text" }),
-      ),
-      h(
-        "div",
-        { class: "group" },
-        button("undo", "↶", () => this.undo(), { disabled: !mine || !this.history.length, title: t("undo"), className: "icon" }),
-        button("redo", "↷", () => this.redo(), { disabled: !mine || !this.future.length, title: t("redo"), className: "icon" }),
-        button("reset", "⟲", () => this.resetTurn(), { disabled: !mine || !this.history.length, title: t("reset_turn"), className: "icon" }),
-        hints ? button("hint", icon("bulb"), () => this.hint(), { disabled: !mine, title: t("hint"), className: "icon" }) : null,
+        // The symbols show what each order lines up: a run of one colour, or a group of one number.
+        tool("sort-colour", ["1", "2", "3"].map((digit) => h("span", { class: "c-R" }, digit)), t("tool_runs"), t("sort_runs"), () => this.sortRack("colour")),
+        tool("sort-number", ["R", "B", "Y"].map((colour) => h("span", { class: `c-${colour}` }, "7")), t("tool_groups"), t("sort_groups"), () => this.sortRack("number")),
+        tool("undo", "↶", t("undo"), t("undo"), () => this.undo(), !mine || !this.draft.canUndo),
+        tool("redo", "↷", t("redo"), t("redo"), () => this.redo(), !mine || !this.draft.canRedo),
+        tool("reset", "⟲", t("tool_reset"), t("reset_turn"), () => this.resetTurn(), !mine || !this.draft.canUndo),
+        hints ? tool("hint", icon("bulb"), t("hint"), t("hint_title"), () => this.hint(), !idle) : null,
       ),
       h(
         "div",
         { class: "group main" },
-        button("draw", this.game.pool_size > 0 ? t("draw") : t("pass"), () => this.draw(), { disabled: !mine, className: "secondary", title: this.game.pool_size > 0 ? t("draw_title") : t("pass_title") }),
-        button("end-turn", t("end_turn"), () => this.endTurn(), { disabled: !mine || Boolean(check && check.reason), className: "primary", title: check && check.reason ? check.reason : t("end_turn") }),
-      ),
-    );
-  }
-
-  resultDialog() {
-    const game = this.game;
-    const result = game.result;
-    const winner = this.nameOf(result.winner);
-    const order = game.players.map((name, seat) => seat).sort((a, b) => result.scores[b] - result.scores[a]);
-    const totals = h("div", { id: "totals" });
-    if (this.resultShownFor !== game.game_id) {
-      this.resultShownFor = game.game_id;
-      this.totals = null;
-      this.loadTotals();
-    }
-    if (this.totals) totals.append(this.totalsTable());
-    return h(
-      "div",
-      { class: "overlay" },
-      h(
-        "div",
-        { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "result-title" },
-        h("h2", { id: "result-title" }, result.went_out ? t("rummikub") : t("round_over")),
-        h("p", { class: "winner" }, result.winner === game.seat ? t("you_won") : t("winner_is", { name: winner })),
-        h(
-          "table",
-          { class: "scores", id: "scores" },
-          h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("rack_value")), h("th", {}, t("score")))),
-          h(
-            "tbody",
-            {},
-            order.map((seat) =>
-              h(
-                "tr",
-                { class: seat === game.seat ? "me" : "" },
-                h("td", {}, seat === result.winner ? "★ " : "", this.nameOf(seat)),
-                h("td", {}, result.values ? result.values[seat] : ""),
-                h("td", { class: result.scores[seat] >= 0 ? "plus" : "minus" }, signed(result.scores[seat])),
-              ),
-            ),
-          ),
-        ),
-        totals,
-        h(
-          "div",
-          { class: "buttons" },
-          this.state.host ? h("button", { id: "rematch", class: "primary", onclick: () => this.api.rematch() }, t("rematch")) : h("p", { class: "muted" }, t("waiting_rematch")),
-          h("a", { class: "button secondary", href: `/replay/${game.game_id}`, id: "replay-link" }, t("watch_replay")),
-          h("button", { class: "secondary", id: "home", onclick: () => this.api.goHome() }, t("home")),
-        ),
-      ),
-    );
-  }
-
-  // The room's running totals: every finished game's scores, added up by player.
-  async loadTotals() {
-    const code = this.state.code;
-    try {
-      const data = await (await fetch(`/api/rooms/${code}/games`)).json();
-      const totals = new Map();
-      let played = 0;
-      for (const game of data.games) {
-        if (!game.result || !game.players) continue;
-        played += 1;
-        game.players.forEach((name, seat) => totals.set(name, (totals.get(name) || 0) + game.result.scores[seat]));
-      }
-      this.totals = { played, totals };
-      const box = document.getElementById("totals");
-      if (box) box.replaceChildren(this.totalsTable());
-    } catch {
-      // The totals are a nicety; the round's scores are already shown.
-    }
-  }
-
-  totalsTable() {
-    if (!this.totals || this.totals.played < 2) return h("span");
-    const rows = [...this.totals.totals].sort((a, b) => b[1] - a[1]);
-    return h(
-      "table",
-      { class: "scores totals", id: "totals-table" },
-      h("caption", {}, t("room_totals", { n: this.totals.played })),
-      h(
-        "tbody",
-        {},
-        rows.map(([name, total]) => {
-          const seat = this.game.players.indexOf(name);
-          return h("tr", {}, h("td", {}, seat >= 0 ? this.nameOf(seat) : name), h("td", { class: total >= 0 ? "plus" : "minus" }, signed(total)));
-        }),
+        h("button", { id: "draw", class: "secondary", onclick: () => this.draw(), disabled: !idle, title: t(pool ? "draw_title" : "pass_title") }, t(pool ? "draw" : "pass")),
+        h("button", { id: "end-turn", class: "primary", onclick: () => this.endTurn(), disabled: !idle || Boolean(check && check.reason), title: check && check.reason ? check.reason : t("end_turn") }, t("end_turn")),
       ),
     );
   }
@@ -650,187 +521,23 @@ export class GameScreen {
     document.body.append(banner);
     setTimeout(() => banner.remove(), 2600);
   }
-
-  // --- Pointer: drag and drop, or tap --------------------------------------------
-
-  pointerDown(event) {
-    const element = event.target.closest && event.target.closest(".tile.movable[data-id]");
-    if (!element || !this.root.contains(element) || event.button > 0) return;
-    this.drag = { id: element.dataset.id, x: event.clientX, y: event.clientY, pointer: event.pointerId, started: false, element };
-  }
-
-  pointerMove(event) {
-    const drag = this.drag;
-    if (!drag || event.pointerId !== drag.pointer) return;
-    if (!drag.started) {
-      if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < DRAG_THRESHOLD) return;
-      drag.started = true;
-      drag.ids = this.selected.has(drag.id) ? [...this.selected] : [drag.id];
-      drag.ghost = h("div", { class: "ghost" }, drag.ids.map((id) => tileFace(this.find(id).list[this.find(id).index].t)));
-      document.body.append(drag.ghost);
-      for (const id of drag.ids) {
-        const element = this.root.querySelector(`[data-id="${id}"]`);
-        if (element) element.classList.add("dragging");
-      }
-    }
-    event.preventDefault();
-    drag.ghost.style.transform = `translate(${event.clientX - 20}px, ${event.clientY - 30}px)`;
-    // Near the table's top or bottom edge, the table scrolls, to reach sets out of view.
-    const table = this.root.querySelector(".table");
-    if (table) {
-      const box = table.getBoundingClientRect();
-      if (event.clientX >= box.left && event.clientX <= box.right) {
-        if (event.clientY < box.top + AUTOSCROLL_EDGE && event.clientY > box.top - AUTOSCROLL_EDGE) table.scrollTop -= AUTOSCROLL_STEP;
-        else if (event.clientY > box.bottom - AUTOSCROLL_EDGE && event.clientY < box.bottom + AUTOSCROLL_EDGE) table.scrollTop += AUTOSCROLL_STEP;
-      }
-    }
-    const target = this.dropTargetAt(event.clientX, event.clientY);
-    if (drag.over !== target) {
-      if (drag.over) drag.over.classList.remove("over");
-      if (target) target.classList.add("over");
-      drag.over = target;
-    }
-  }
-
-  pointerUp(event) {
-    const drag = this.drag;
-    if (!drag || event.pointerId !== drag.pointer) return;
-    this.drag = null;
-    if (!drag.started) {
-      if (event.type === "pointerup") this.tap(drag.id);
-      return;
-    }
-    const target = event.type === "pointerup" ? this.dropTargetAt(event.clientX, event.clientY) : null;
-    this.endDrag(drag);
-    if (target) {
-      const index = this.dropIndex(target, event.clientX, event.clientY, drag.ids);
-      if (!this.moveTiles(drag.ids, target.dataset.drop, index)) this.render();
-    } else {
-      this.render();
-    }
-  }
-
-  endDrag(drag = this.drag) {
-    if (!drag) return;
-    if (drag.ghost) drag.ghost.remove();
-    if (drag.over) drag.over.classList.remove("over");
-  }
-
-  dropTargetAt(x, y) {
-    const element = document.elementFromPoint(x, y);
-    const target = element && element.closest("[data-drop]");
-    return target && this.root.contains(target) ? target : null;
-  }
-
-  // Where among the tiles left in the target a drop at (x, y) goes.
-  dropIndex(target, x, y, moving) {
-    const tiles = [...target.querySelectorAll(".tile[data-id]")].filter((element) => !moving.includes(element.dataset.id));
-    for (let index = 0; index < tiles.length; index++) {
-      const box = tiles[index].getBoundingClientRect();
-      if (y < box.top) return index;
-      if (y <= box.bottom && x < box.left + box.width / 2) return index;
-    }
-    return tiles.length;
-  }
-
-  // --- Keys --------------------------------------------------------------------
-
-  keyDown(event) {
-    if (!this.game || document.querySelector(".overlay")) return;
-    const control = event.ctrlKey || event.metaKey;
-    if (control && event.key.toLowerCase() === "z") {
-      event.preventDefault();
-      if (event.shiftKey) this.redo();
-      else this.undo();
-      return;
-    }
-    if (control && event.key.toLowerCase() === "y") {
-      event.preventDefault();
-      this.redo();
-      return;
-    }
-    const element = document.activeElement;
-    if (!element || !this.root.contains(element) || element.matches("input, select")) return;
-    const tileId = element.dataset.id;
-    const drop = element.dataset.drop;
-    if (event.key === "Escape") {
-      this.selected.clear();
-      this.render();
-    } else if ((event.key === "Enter" || event.key === " ") && tileId && element.classList.contains("movable")) {
-      event.preventDefault();
-      this.tap(tileId);
-    } else if ((event.key === "Enter" || event.key === " ") && drop && element.tagName !== "BUTTON") {
-      event.preventDefault();
-      this.placeSelected(drop);
-    } else if (event.key === "n" && this.selected.size) {
-      this.placeSelected("new");
-    } else if (event.key.startsWith("Arrow")) {
-      event.preventDefault();
-      this.arrow(event.key, element, event.shiftKey);
-    }
-  }
-
-  arrow(key, element, shift) {
-    const containers = [...this.root.querySelectorAll("[data-drop]")];
-    const container = element.dataset.drop ? element : element.closest("[data-drop]");
-    if (!container) return;
-    const tiles = [...container.querySelectorAll(".tile.movable[data-id]")];
-    const here = tiles.indexOf(element);
-    if (key === "ArrowLeft" || key === "ArrowRight") {
-      const step = key === "ArrowLeft" ? -1 : 1;
-      if (shift && here >= 0) {
-        // Shift+arrow carries the tile one place along its set or the rack.
-        const id = element.dataset.id;
-        const place = this.find(id);
-        const to = place.index + step;
-        if (to < 0 || to >= place.list.length) return;
-        if (place.set && !this.myTurn) return;
-        this.change(() => place.list.splice(to, 0, place.list.splice(place.index, 1)[0]));
-        return;
-      }
-      const next = tiles[here < 0 ? 0 : here + step];
-      if (next) next.focus();
-      return;
-    }
-    const at = containers.indexOf(container);
-    const next = containers[at + (key === "ArrowUp" ? -1 : 1)];
-    if (next) (next.querySelector(".tile.movable") || next).focus();
-  }
 }
 
 // --- Helpers -------------------------------------------------------------------
 
+// The move log survives a reload of the page, for the same game.
+function loadLog(game) {
+  const empty = { game_id: game ? game.game_id : null, entries: [] };
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(LOG_KEY) || "null");
+    return saved && game && saved.game_id === game.game_id ? saved : empty;
+  } catch {
+    return empty;
+  }
+}
+
 export function playerName(name, seat) {
   return seat && seat.kind === "bot" ? t("bot_name", { n: seat.seat + 1 }) : name;
-}
-
-// How to play and the keys, over the game (outside the screen, which is redrawn as the game goes on).
-function showHelp() {
-  const close = () => {
-    overlay.remove();
-    document.removeEventListener("keydown", onKey);
-  };
-  const onKey = (event) => event.key === "Escape" && close();
-  const overlay = h(
-    "div",
-    { class: "overlay help-overlay", onclick: (event) => event.target === overlay && close() },
-    h(
-      "div",
-      { class: "dialog help-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "help-title" },
-      h("h2", { id: "help-title" }, t("how_title")),
-      h("ul", {}, ["how_goal", "how_sets", "how_first", "how_turn", "how_jokers"].map((key) => h("li", {}, t(key)))),
-      h("h3", {}, t("keys_title")),
-      h("ul", {}, ["key_pick", "key_arrows", "key_new", "key_undo", "key_escape"].map((key) => h("li", {}, t(key)))),
-      h("button", { class: "primary", id: "help-close", onclick: close }, t("close")),
-    ),
-  );
-  document.addEventListener("keydown", onKey);
-  document.body.append(overlay);
-  overlay.querySelector("#help-close").focus();
-}
-
-function signed(number) {
-  return number > 0 ? `+${number}` : String(number);
 }
 
 // Reasons name tiles as the player sees them ("5♥", or "Q♦" as cards).
@@ -840,67 +547,4 @@ function labelled(params) {
   if (shown.hint) shown.hint = tileLabel(shown.hint);
   if (shown.missing) shown.missing = shown.missing.split(" ").map(tileLabel).join(" ");
   return shown;
-}
-
-function sameTiles(a, b) {
-  if (!a || !b) return a === b;
-  return a.length === b.length && [...a].sort().join() === [...b].sort().join();
-}
-
-// The tiles a play added to the table, as bare tokens with counts.
-function newTiles(before, after) {
-  const counts = new Map();
-  for (const text of before.flat()) counts.set(bareToken(text), (counts.get(bareToken(text)) || 0) + 1);
-  const added = new Map();
-  for (const text of after.flat()) {
-    const key = bareToken(text);
-    if (counts.get(key)) counts.set(key, counts.get(key) - 1);
-    else added.set(key, (added.get(key) || 0) + 1);
-  }
-  return added;
-}
-
-// The ids of the table tiles the last move added (the last of each kind, as the new sets come last).
-function markNew(sets, added) {
-  const left = new Map(added);
-  const ids = new Set();
-  for (const set of [...sets].reverse()) {
-    for (const tile of set.tiles) {
-      const key = bareToken(tile.t);
-      if (left.get(key)) {
-        left.set(key, left.get(key) - 1);
-        ids.add(tile.id);
-      }
-    }
-  }
-  return ids;
-}
-
-function markNewRack(rack, before) {
-  const counts = new Map();
-  for (const text of before) counts.set(text, (counts.get(text) || 0) + 1);
-  const ids = new Set();
-  for (const tile of rack) {
-    if (counts.get(tile.t)) counts.set(tile.t, counts.get(tile.t) - 1);
-    else ids.add(tile.id);
-  }
-  return ids;
-}
-
-// The rack in the order the player had it, new tiles sorted into place by the chosen order.
-function orderLike(rack, oldOrder, mode) {
-  const compare = mode === "number" ? byNumber : byColour;
-  const sorted = [...rack].sort(compare);
-  if (!oldOrder.length) return sorted;
-  const left = [...sorted];
-  const kept = [];
-  for (const text of oldOrder) {
-    const index = left.indexOf(text);
-    if (index >= 0) kept.push(left.splice(index, 1)[0]);
-  }
-  for (const text of left) {
-    const at = kept.findIndex((other) => compare(text, other) < 0);
-    kept.splice(at < 0 ? kept.length : at, 0, text);
-  }
-  return kept;
 }

@@ -5,6 +5,7 @@ import { Connection } from "./net.js";
 import { GameScreen, playerName } from "./game.js";
 import { beep, h, icon, saveSettings, settings, tileFace, toast } from "./ui.js";
 import { showReplay } from "./replay.js";
+import { showRoom } from "./room.js";
 
 const app = document.getElementById("app");
 const SEATS_KEY = "tilerummy.seats";
@@ -225,7 +226,7 @@ function show() {
     state.screen.render();
   } else {
     leaveScreen();
-    showRoom();
+    showRoom(app, state, { header, request, showError, goHome });
   }
   showStatus();
 }
@@ -258,42 +259,19 @@ function header(...middle) {
       "aria-label": t("language"),
       class: "lang",
       onchange: async (event) => {
+        const oldDefault = t("default_name");
         await setLanguage(event.target.value, { remember: true });
+        translateDefaultName(oldDefault);
         refresh();
       },
     },
     Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language(), title: name }, code.toUpperCase())),
   );
-  const cards = h(
-    "button",
-    {
-      class: "icon",
-      "aria-pressed": String(settings.cards),
-      title: t(settings.cards ? "show_tiles" : "show_cards"),
-      "aria-label": t(settings.cards ? "show_tiles" : "show_cards"),
-      onclick: () => {
-        settings.cards = !settings.cards;
-        saveSettings();
-        refresh();
-      },
-    },
-    icon(settings.cards ? "tiles" : "cards"),
-  );
-  const sound = h(
-    "button",
-    {
-      class: "icon",
-      "aria-pressed": String(!settings.muted),
-      title: t(settings.muted ? "sound_on" : "sound_off"),
-      "aria-label": t(settings.muted ? "sound_on" : "sound_off"),
-      onclick: () => {
-        settings.muted = !settings.muted;
-        saveSettings();
-        refresh();
-      },
-    },
-    icon(settings.muted ? "muted" : "sound"),
-  );
+  // Switches say what they switch under their symbol (phones show no tooltips); pressed means on.
+  const toggle = (symbol, label, title, on, flip) =>
+    h("button", { class: "switch", "aria-pressed": String(on), title, "aria-label": title, onclick: () => (flip(), saveSettings(), refresh()) }, symbol, h("span", { class: "label", "aria-hidden": "true" }, label));
+  const cards = toggle(icon("cards"), t("switch_cards"), t(settings.cards ? "show_tiles" : "show_cards"), settings.cards, () => (settings.cards = !settings.cards));
+  const sound = toggle(icon(settings.muted ? "muted" : "sound"), t("switch_sound"), t(settings.muted ? "sound_on" : "sound_off"), !settings.muted, () => (settings.muted = !settings.muted));
   return h(
     "header",
     { class: "top" },
@@ -301,6 +279,12 @@ function header(...middle) {
     h("div", { class: "middle" }, middle),
     h("div", { class: "tools" }, cards, sound, languages),
   );
+}
+
+// A name the page made up ("Player 123") follows the language; a name the player chose stays.
+function translateDefaultName(oldDefault) {
+  const made = state.name.startsWith(`${oldDefault} `) && /^\d{3}$/.test(state.name.slice(oldDefault.length + 1));
+  if (made) rename(`${t("default_name")} ${state.name.slice(oldDefault.length + 1)}`);
 }
 
 function refresh() {
@@ -352,6 +336,16 @@ function select(id, label, options, value) {
   );
 }
 
+// The rules' names in the drop-down, what the chosen one means under it.
+function presetChoice() {
+  const presets = { standard: "preset_standard", classic: "preset_classic", house: "preset_house", "six-player": "preset_six" };
+  const field = select("room-preset", t("rules_preset"), Object.entries(presets).map(([preset, key]) => [preset, t(key)]), "standard");
+  const about = h("span", { class: "about", id: "preset-about" }, t("preset_standard_about"));
+  field.querySelector("select").addEventListener("change", (event) => (about.textContent = t(`${presets[event.target.value]}_about`)));
+  field.append(about);
+  return field;
+}
+
 function readName() {
   const input = document.getElementById("name");
   if (input) rename(input.value);
@@ -392,7 +386,7 @@ function showHome() {
   leaveScreen();
   connect();
   const lobby = h("div", { id: "lobby", class: "lobby" }, h("p", { class: "muted" }, t("lobby_loading")));
-  const code = h("input", { id: "code", maxlength: 10, placeholder: "K7QF3M", autocapitalize: "characters", "aria-label": t("room_code") });
+  const code = h("input", { id: "code", maxlength: 10, placeholder: "K7QF3M", autocapitalize: "characters" });
   const join = () => {
     readName();
     const value = code.value.trim().toUpperCase();
@@ -441,7 +435,7 @@ function showHome() {
           select("room-turn", t("turn_time"), [[60, t("seconds", { n: 60 })], [120, t("seconds", { n: 120 })], ["none", t("no_limit")]], 120),
           select("room-display", t("shown_as"), [["tiles", t("shown_tiles")], ["cards", t("shown_cards")]], "tiles"),
         ),
-        select("room-preset", t("rules_preset"), [["standard", t("preset_standard")], ["classic", t("preset_classic")], ["house", t("preset_house")], ["six-player", t("preset_six")]], "standard"),
+        presetChoice(),
         h(
           "div",
           { class: "row checks" },
@@ -449,7 +443,7 @@ function showHome() {
           h("label", {}, h("input", { type: "checkbox", id: "room-hints" }), " ", t("room_hints")),
         ),
         h("button", { id: "create-room", onclick: createPrivate }, t("create_room")),
-        h("div", { class: "join" }, code, h("button", { id: "join", onclick: join }, t("join"))),
+        h("div", { class: "join" }, h("label", { class: "field" }, h("span", {}, t("room_code")), code), h("button", { id: "join", onclick: join }, t("join"))),
       ),
       h(
         "section",
@@ -532,79 +526,13 @@ function showNamePrompt(code) {
   );
 }
 
-// --- Room --------------------------------------------------------------------
-
-function rulesSummary(rules, options) {
-  const items = [
-    t("rule_turn", { seconds: rules.turn_seconds == null ? t("no_limit") : t("seconds", { n: rules.turn_seconds }) }),
-    t(rules.initial_meld_strict ? "rule_meld_strict" : "rule_meld", { points: rules.initial_meld_points }),
-    t("rule_joker_penalty", { points: rules.joker_penalty }),
-  ];
-  if (rules.wrap) items.push(t("rule_wrap"));
-  if (rules.tile_set === "six-player") items.push(t("rule_six"));
-  if (rules.display === "cards") items.push(t("rule_cards"));
-  if (options.hints) items.push(t("rule_hints"));
-  return h("ul", { class: "rules" }, items.map((item) => h("li", {}, item)));
-}
-
-function showRoom() {
-  const room = state.room;
-  const invite = state.invite || `${location.origin}${room.invite}`;
-  const freePeople = room.seats.filter((seat) => seat.kind === "person" && seat.name === null).length;
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(invite);
-      toast(t("copied"));
-    } catch {
-      document.getElementById("invite").select();
-    }
-  };
-  const start = async () => {
-    const reply = await request({ type: "start_game" });
-    if (reply.type === "error") showError(reply);
-  };
-  app.replaceChildren(
-    header(h("span", { class: "room-code" }, t("room_code_is", { code: room.code }))),
-    h(
-      "main",
-      { class: "home room" },
-      h(
-        "section",
-        { class: "panel primary" },
-        h("h2", {}, t("room_title", { code: room.code })),
-        h("p", {}, t("invite_help")),
-        h("div", { class: "join" }, h("input", { id: "invite", readonly: true, value: invite, onfocus: (event) => event.target.select() }), h("button", { id: "copy-invite", onclick: copy }, t("copy_link"))),
-        h(
-          "ol",
-          { class: "seats" },
-          room.seats.map((seat) =>
-            h(
-              "li",
-              { class: seat.seat === state.seat ? "me" : "" },
-              h("span", { class: `dot ${seat.connected ? "on" : ""}`, "aria-hidden": "true" }),
-              seat.kind === "bot" ? [icon("bot"), playerName(seat.name, seat)] : seat.name ? seat.name : h("em", { class: "muted" }, t("free_seat")),
-              seat.name && seat.name === room.host ? h("span", { class: "badge" }, t("host")) : null,
-              seat.seat === state.seat ? h("span", { class: "badge" }, t("you")) : null,
-            ),
-          ),
-        ),
-        rulesSummary(room.rules, room.options),
-        state.host
-          ? h("button", { id: "start", class: "big", disabled: freePeople > 0, onclick: start }, freePeople > 0 ? t("waiting_players", { n: freePeople }) : t("start_game"))
-          : h("p", { class: "muted" }, freePeople > 0 ? t("waiting_players", { n: freePeople }) : t("waiting_host")),
-        h("button", { class: "secondary", onclick: goHome }, t("leave_room")),
-      ),
-    ),
-  );
-}
-
 // --- Start ---------------------------------------------------------------------
 
 async function main() {
   await setLanguage(chosenLanguage());
   route();
   // The tests and curious players can see the state from the console.
-  window.tilerummy = { state, t, drop: () => state.connection && state.connection.drop() };
+  window.tilerummy = { state, t, request, drop: () => state.connection && state.connection.drop() };
 }
 
 main();

@@ -1,8 +1,9 @@
 // The replay of a finished game, from its record: the table after each action, step by step.
 
 import { t } from "./i18n.js";
+import { describe, drawEntry, playEntry } from "./movelog.js";
 import { bareToken } from "./rules.js";
-import { h, icon, tileFace } from "./ui.js";
+import { h, icon, tileFace, tileLabel } from "./ui.js";
 
 const RACK_SIZE = 14;
 const STEP_MS = 900;
@@ -12,45 +13,44 @@ function tableOf(text) {
   return text.split("|").map((set) => set.trim().split(/[\s,]+/).filter(Boolean));
 }
 
-// Every position of the game: the table, rack sizes and pool after each action.
+// Every position of the game: the table, rack sizes and pool after each action, and the move log's entry for it.
 function frames(record) {
   const players = record.players.length;
   const sixPlayer = (record.rules.tile_set || record.rules.preset) === "six-player";
   const penalty = record.rules.timeout_penalty ?? 3;
+  const wrap = Boolean(record.rules.wrap);
   let pool = (sixPlayer ? 160 : 106) - RACK_SIZE * players;
   let table = [];
   let racks = Array(players).fill(RACK_SIZE);
-  const list = [{ table, racks, pool, action: null }];
+  const list = [{ table, racks, pool, entry: null }];
   for (const action of record.actions) {
     racks = [...racks];
-    let count = 0;
+    let entry;
     if (action.type === "play") {
       const after = tableOf(action.table);
-      count = after.flat().length - table.flat().length;
-      racks[action.seat] -= count;
+      racks[action.seat] -= after.flat().length - table.flat().length;
+      entry = playEntry(action.seat, table, after, { wrap });
       table = after;
-    } else if (action.type === "draw") {
-      count = Math.min(1, pool);
-    } else if (action.type === "timeout") {
-      count = Math.min(penalty, pool);
-    }
-    if (action.type === "draw" || action.type === "timeout") {
+    } else {
+      const count = action.type === "draw" ? Math.min(1, pool) : action.type === "timeout" ? Math.min(penalty, pool) : 0;
       racks[action.seat] += count;
       pool -= count;
+      entry = drawEntry(action.type, action.seat, count);
     }
-    list.push({ table, racks, pool, action, count });
+    list.push({ table, racks, pool, entry });
   }
   return list;
 }
 
-function describe(frame, players) {
-  const action = frame.action;
-  if (!action) return t("replay_start");
-  const name = players[action.seat];
-  if (action.type === "play") return t("replay_play", { name, n: frame.count });
-  if (action.type === "draw") return t("replay_draw", { name });
-  if (action.type === "timeout") return t("replay_timeout", { name, n: frame.count });
-  return t("replay_pass", { name });
+// The server names its bots by level ("Easy bot 2"); the page names them in the reader's language.
+const BOT_NAME = /^(Random|Easy|Greedy|Hard|Expert) bot (\d+)$/;
+export function shownName(name) {
+  const bot = BOT_NAME.exec(name);
+  return bot ? t("bot_name", { n: bot[2] }) : name;
+}
+
+function line(frame, names) {
+  return frame.entry ? describe(frame.entry, { t, name: names[frame.entry.seat], label: tileLabel }) : t("replay_start");
 }
 
 export async function showReplay(root, header, gameId) {
@@ -65,6 +65,7 @@ export async function showReplay(root, header, gameId) {
     return;
   }
   const list = frames(record);
+  const names = record.players.map(shownName);
   let step = 0;
   let timer = null;
   const view = h("div", { class: "replay-view" });
@@ -84,27 +85,46 @@ export async function showReplay(root, header, gameId) {
         counts.set(key, counts.get(key) - 1);
         return false;
       }
-      return frame.action && frame.action.type === "play";
+      return Boolean(frame.entry && frame.entry.kind === "play");
     };
     slider.value = step;
     view.replaceChildren(
       h(
         "section",
         { class: "players" },
-        record.players.map((name, seat) =>
-          h("div", { class: `player ${frame.action && frame.action.seat === seat ? "turn" : ""}` }, h("span", { class: "name" }, name), h("span", { class: "count" }, h("span", { class: "mini-tile" }), t("tiles_n", { n: frame.racks[seat] }))),
+        names.map((name, seat) =>
+          h("div", { class: `player ${frame.entry && frame.entry.seat === seat ? "turn" : ""}` }, h("span", { class: "name" }, name), h("span", { class: "count" }, h("span", { class: "mini-tile" }), t("tiles_n", { n: frame.racks[seat] }))),
         ),
         h("div", { class: "player" }, t("pool", { n: frame.pool })),
       ),
-      h("p", { class: "status ok", id: "replay-action" }, h("strong", {}, `${step} / ${list.length - 1}`), " ", describe(frame, record.players)),
+      h("p", { class: "status ok", id: "replay-action" }, h("strong", {}, `${step} / ${list.length - 1}`), " ", line(frame, names)),
+      moveLog(),
       h(
         "section",
         { class: "table" },
         frame.table.length ? null : h("p", { class: "empty" }, t("table_empty")),
         frame.table.map((set) => h("div", { class: "set valid" }, h("div", { class: "tiles" }, set.map((text) => tileFace(text, { class: isNew(text) ? "last" : "" }))))),
       ),
-      ...(step === list.length - 1 && record.result ? [resultTable(record)] : []),
+      ...(step === list.length - 1 && record.result ? [resultTable(record, names)] : []),
     );
+    const lines = view.querySelector("#log-lines");
+    if (lines) lines.scrollTop = lines.scrollHeight;
+  }
+
+  // Every move so far, the one shown last; a line takes the replay back to its move.
+  let logOpen = false;
+  function moveLog() {
+    const details = h(
+      "details",
+      { class: "log replay-log", id: "move-log", open: logOpen, ontoggle: () => (logOpen = details.open) },
+      h("summary", {}, h("span", { class: "log-title" }, t("log_title")), h("span", { class: "latest" }, t("replay_moves", { n: step }))),
+      h(
+        "ol",
+        { id: "log-lines" },
+        list.slice(1, step + 1).map((frame, index) => h("li", {}, h("a", { href: "#", onclick: (event) => (event.preventDefault(), go(index + 1)) }, line(frame, names)))),
+      ),
+    );
+    return details;
   }
 
   function go(to) {
@@ -155,12 +175,12 @@ export async function showReplay(root, header, gameId) {
   draw();
 }
 
-function resultTable(record) {
+function resultTable(record, names) {
   const result = record.result;
   return h(
     "table",
     { class: "scores", id: "replay-scores" },
     h("caption", {}, result.went_out ? t("rummikub") : t("round_over")),
-    h("tbody", {}, record.players.map((name, seat) => h("tr", {}, h("td", {}, seat === result.winner ? "★ " : "", name), h("td", {}, result.scores[seat] > 0 ? `+${result.scores[seat]}` : result.scores[seat])))),
+    h("tbody", {}, names.map((name, seat) => h("tr", {}, h("td", {}, seat === result.winner ? "★ " : "", name), h("td", {}, result.scores[seat] > 0 ? `+${result.scores[seat]}` : result.scores[seat])))),
   );
 }

@@ -82,7 +82,9 @@ export function tileFace(text, attributes = {}) {
   const classes = ["tile", `c-${colour}`, settings.cards ? "card" : "", attributes.class || ""].join(" ");
   const face = [];
   if (joker) {
-    face.push(h("span", { class: "rank" }, settings.cards ? "★" : "☺"), h("span", { class: "suit" }, "J"));
+    // As a card, a "J" under the star would read as a jack: the star alone says joker.
+    if (settings.cards) face.push(h("span", { class: "rank", "aria-hidden": "true" }, "★"));
+    else face.push(h("span", { class: "rank" }, "☺"), h("span", { class: "suit" }, "J"));
   } else {
     const rank = settings.cards ? CARD_RANKS[tile.number] ?? tile.number : tile.number;
     face.push(h("span", { class: "rank" }, rank), h("span", { class: "suit", "aria-hidden": "true" }, SUITS[colour]));

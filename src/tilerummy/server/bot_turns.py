@@ -1,0 +1,96 @@
+"""Bots at the table: a bot seat's turns, a stand-in's for a player away too long, and hints.
+
+A bot thinks in the bot pool (:mod:`.botpool`), outside the room's lock, so
+the room's clock and the others' messages go on meanwhile; its answer counts
+only if the game is where it was when the bot started thinking.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import Reason
+from ..game import Action, Draw, Pass, Play
+from .clock import sleep
+from .members import Member, room_of, seat_of
+from .protocol import Hint, HintRequest
+from .rooms import Room, RoomError
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+#: Thinking time a bot gets, at most; never more than its turn has left.
+BOT_BUDGET_SECONDS = 3.0
+#: A bot's answer must arrive this long before the deadline to count.
+BOT_MARGIN_SECONDS = 0.25
+
+
+class BotTurns:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self._hinting: set[Member] = set()
+
+    async def play(self, room: Room, moves: int, level: str, *, stand_in: bool) -> None:
+        """Play the turn after move ``moves`` for its seat, unless the game moved on meanwhile."""
+        game = room.game
+        assert game is not None
+        await sleep(self.hub.timers, room.options.bot_delay)
+        async with room.lock:
+            # Read under the lock: an action may be under way in the store's thread.
+            if room.game is not game or len(game.actions) != moves:
+                return
+            seat = game.turn
+            view = game.view(seat)
+            deadline = game.deadline
+        budget = self.hub.bot_budget
+        if deadline is not None:
+            budget = min(budget, deadline - self.hub.clock() - BOT_MARGIN_SECONDS)
+        seed = ((game.deal.seed or 0) + moves) % 2**63
+        chosen = await self.hub.bots.choose(level, seed, view, budget)
+        async with room.lock:
+            if room.game is not game or len(game.actions) != moves:
+                return
+            at = self.hub.clock()
+            if stand_in and not room.seats[seat].stand_in(at, room.options.grace_seconds):
+                return
+            action: Action
+            if isinstance(chosen, Play) and chosen.seat == seat:
+                action = Play(seat, chosen.table, at)
+            else:
+                action = Draw(seat, at) if game.pool_size else Pass(seat, at)
+            turns = self.hub.turns
+            if not await turns.act(room, action, stand_in=stand_in) and len(game.actions) == moves:
+                fallback = Draw(seat, at) if game.pool_size else Pass(seat, at)
+                await turns.act(room, fallback, stand_in=stand_in)
+
+    async def on_hint(self, member: Member, message: HintRequest) -> None:
+        """The solver's best play for the member's own turn, in a room that gives hints."""
+        # One hint at a time per connection: hints share the bots' workers.
+        if member in self._hinting:
+            raise RoomError("rate_limited", "a hint is already being worked out")
+        room = room_of(member)
+        async with room.lock:
+            if not room.options.hints:
+                raise RoomError("hints_off", "this room does not give hints")
+            seat = seat_of(member, room)
+            game = room.game
+            assert game is not None
+            if game.turn != seat:
+                raise RoomError(Reason.NOT_YOUR_TURN.value, "hints are given on your own turn")
+            view = game.view(seat)
+        # The solver thinks outside the room's lock, so the room's clock and others' messages go on.
+        self._hinting.add(member)
+        try:
+            solution = await self.hub.bots.suggest(view, self.hub.bot_budget)
+        finally:
+            self._hinting.discard(member)
+        if solution is None:
+            member.send(Hint(sets=None, placed=[], reply_to=message.id))
+        else:
+            member.send(
+                Hint(
+                    sets=[str(meld).split() for meld in solution.table],
+                    placed=[str(tile) for tile in solution.placed],
+                    reply_to=message.id,
+                )
+            )

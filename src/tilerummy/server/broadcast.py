@@ -1,0 +1,78 @@
+"""Telling people: snapshots, and the room and game messages everyone in a room receives.
+
+Each ``room`` and ``game`` message takes the room's next sequence number, so
+a client that sees one skipped knows it missed something. Each member gets
+a game event with its own seat's view, and nobody else's.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .members import Member
+from .protocol import GameEvent, GameEventInfo, RequestId, RoomUpdate, Snapshot
+from .rooms import Room
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+
+class Broadcast:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    def snapshot(self, member: Member, room: Room, reply_to: RequestId | None) -> None:
+        """Everything the member may see of the room now, and the live table if one is shown."""
+        now = self.hub.clock()
+        member.send(
+            Snapshot(
+                seq=room.seq,
+                now=now,
+                room=room.state(now),
+                game=room.game_state(member.seat),
+                chat=list(room.chat),
+                reply_to=reply_to,
+            )
+        )
+        if room.live is not None and room.game is not None and room.live.moves == len(room.game.actions):
+            member.send(room.live)
+
+    def room(
+        self,
+        room: Room,
+        *,
+        but: Member | None = None,
+        replier: Member | None = None,
+        reply_to: RequestId | None = None,
+    ) -> None:
+        """The room's new state, to everyone in it (but ``but``); ``replier`` gets it as its answer."""
+        room.seq += 1
+        update = RoomUpdate(seq=room.seq, room=room.state(self.hub.clock()))
+        text = update.model_dump_json()
+        for member in self.hub.members(room):
+            if member is replier:
+                member.send(update.model_copy(update={"reply_to": reply_to}))
+            elif member is not but:
+                member.outbox.send(text)
+
+    def game(self, room: Room, info: GameEventInfo, *, reply_to: RequestId | None, replier: Member | None) -> None:
+        """Each member gets the event with their own seat's view (encoded once per seat)."""
+        now = self.hub.clock()
+        by_seat: dict[int | None, tuple[GameEvent, str]] = {}
+        for member in self.hub.members(room):
+            encoded = by_seat.get(member.seat)
+            if encoded is None:
+                state = room.game_state(member.seat)
+                assert state is not None
+                event = GameEvent(seq=room.seq, now=now, event=info, game=state)
+                encoded = by_seat[member.seat] = (event, event.model_dump_json())
+            if member is replier:
+                member.send(encoded[0].model_copy(update={"reply_to": reply_to}))
+            else:
+                member.outbox.send(encoded[1])
+
+    def to_others(self, room: Room, member: Member, text: str) -> None:
+        """A message already encoded, to everyone in the room but its sender."""
+        for other in self.hub.members(room):
+            if other is not member:
+                other.outbox.send(text)

@@ -1,0 +1,318 @@
+"""Coming and going: rooms created, joined (by code, token or quick match) and left; games
+started; the lobby's list of public rooms; rooms closed once nobody has been in them for long.
+
+The host's rights pass, when the host is not in the room, to the person present who has sat
+in it longest; a connection is in one room at a time, and a seat has one connection.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..fairness import new_salt, new_seed
+from .gate import CLOSE_REPLACED, limited_per_address
+from .limits import TokenBucket
+from .members import Member, RoomRuntime, joined, refusal
+from .protocol import (
+    CreateRoom,
+    GameEventInfo,
+    JoinRoom,
+    LeaveRoom,
+    Left,
+    QuickMatch,
+    Rematch,
+    RequestId,
+    RoomOptions,
+    SeatSpec,
+    StartGame,
+)
+from .rooms import Room, RoomError, Seat, new_room_code, new_token
+from .store import Change, NewGame, StoreError
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+#: Open rooms nobody is in, and finished rooms, leave memory after this long idle.
+IDLE_ROOM_SECONDS = 3600.0
+
+
+class Seating:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    def active_rooms(self) -> int:
+        return sum(1 for room in self.hub.rooms.values() if room.status != "finished")
+
+    def rooms_from(self, address: str) -> int:
+        """Rooms open or playing that connections from this address created."""
+        hub = self.hub
+        return sum(
+            1
+            for code, runtime in hub.runtime.items()
+            if runtime.creator_address == address and hub.rooms[code].status != "finished"
+        )
+
+    async def on_create(self, member: Member, message: CreateRoom) -> None:
+        assert member.name is not None
+        hub = self.hub
+        if self.active_rooms() >= hub.limits.max_rooms:
+            raise RoomError("too_many_rooms", "the server has as many rooms as it can hold: try again later")
+        if limited_per_address(member.address) and self.rooms_from(member.address) >= hub.limits.max_rooms_per_address:
+            detail = f"at most {hub.limits.max_rooms_per_address} rooms open or playing from one address"
+            raise RoomError("too_many_rooms", detail)
+        now = hub.clock()
+        token = new_token()
+        room = Room.create(new_room_code(hub.rooms), message, token, member.name, now)
+        # Told, not silent: a connection is in one room at a time.
+        await self.leave(member, explicit=True, reply_to=None, quiet=member.room is None)
+        seat = room.take_seat(member.name, token, now) if room.free_seat() is not None else None
+        hub.rooms[room.code] = room
+        hub.runtime[room.code] = RoomRuntime(creator_address=member.address)
+        try:
+            await self.save_room(room)
+        except StoreError:
+            del hub.rooms[room.code], hub.runtime[room.code]
+            raise
+        async with room.lock:
+            self._enter(member, room, seat, host=True)
+            member.send(joined(member, room, seat, token=token, host=True, reply_to=message.id))
+            hub.tell.snapshot(member, room, None)
+            await self._maybe_auto_start(room)
+
+    async def on_join(self, member: Member, message: JoinRoom) -> None:
+        await self.join(member, message.code, message.role, message.token, message.id)
+
+    async def join(self, member: Member, code: str, role: str, token: str | None, reply_to: RequestId | None) -> None:
+        assert member.name is not None
+        room = self.hub.rooms.get(code.strip().upper())
+        if room is None:
+            raise RoomError("no_such_room", f"no room has the code {code!r}")
+        if member.room is room:
+            raise RoomError("already_in_room", "you are already in this room")
+        if member.room is not None:
+            # A join that will be refused leaves the member where they are.
+            if token is not None:
+                if room.seat_for_token(token) is None and not room.is_host_token(token):
+                    raise RoomError("bad_token", "this token holds no seat in this room")
+            elif role == "player":
+                room.check_seat_free()
+            # Told, not silent: a connection is in one room at a time.
+            await self.leave(member, explicit=True, reply_to=None)
+        async with room.lock:
+            seat: Seat | None = None
+            host = False
+            given_token = token
+            if token is not None:
+                seat = room.seat_for_token(token)
+                host = room.is_host_token(token)
+                if seat is None and not host:
+                    raise RoomError("bad_token", "this token holds no seat in this room")
+                given_token = None
+                if seat is not None:
+                    self._replace(room, seat)
+            elif role == "player":
+                given_token = new_token()
+                seat = room.take_seat(member.name, given_token, self.hub.clock())
+                try:
+                    await self.save_room(room)
+                except StoreError:
+                    room.free(seat)
+                    raise
+            self._enter(member, room, seat, host=host)
+            if room.status != "playing" and self.pass_host_if_gone(room):
+                await self.save_room(room)
+            member.send(joined(member, room, seat, token=given_token, host=member.host, reply_to=reply_to))
+            # The others hear of the newcomer first, so the snapshot holds the newest number.
+            self.hub.tell.room(room, but=member)
+            self.hub.tell.snapshot(member, room, None)
+            await self._maybe_auto_start(room)
+
+    async def on_quick_match(self, member: Member, message: QuickMatch) -> None:
+        """A seat in the oldest public room that has one, or a new room for two that starts once full."""
+        for room in sorted(self.hub.rooms.values(), key=lambda room: room.created_at):
+            if (
+                room.options.public
+                and room.status == "open"
+                and room.free_seat() is not None
+                and member.room is not room
+                # A room nobody is in may never start: newcomers are not sent there.
+                and self.hub.members(room)
+            ):
+                await self.join(member, room.code, "player", None, message.id)
+                return
+        request = CreateRoom(
+            type="create_room",
+            id=message.id,
+            seats=[SeatSpec(kind="person"), SeatSpec(kind="person")],
+            options=RoomOptions(auto_start=True),
+        )
+        await self.on_create(member, request)
+
+    async def on_leave(self, member: Member, message: LeaveRoom) -> None:
+        await self.leave(member, explicit=True, reply_to=message.id)
+
+    def _replace(self, room: Room, seat: Seat) -> None:
+        """A seat has one connection: one that held it before is told, and closed."""
+        runtime = self.hub.runtime[room.code]
+        for other in [other for other in runtime.members if other.seat == seat.index]:
+            runtime.members.discard(other)
+            seat.connections = max(0, seat.connections - 1)
+            other.room, other.seat, other.host = None, None, False
+            other.send(refusal("replaced", "your seat was taken by another connection with its token"))
+            other.outbox.close(CLOSE_REPLACED, "replaced")
+
+    def pass_host_if_gone(self, room: Room) -> bool:
+        """When the host is not in the room, the person present who has sat in it longest becomes
+        the host (their seat's token gives the rights back after a reconnection); whether it passed."""
+        members = self.hub.members(room)
+        if any(member.host for member in members):
+            return False
+        present = [room.seats[member.seat] for member in members if member.seat is not None]
+        # Only a seat with a token can carry the rights over a reconnection.
+        present = [seat for seat in present if seat.token_hash is not None]
+        if not present:
+            return False
+        heir = min(present, key=lambda seat: (seat.seated_at, seat.index))
+        assert heir.token_hash is not None
+        room.host_token_hash, room.host_name = heir.token_hash, heir.name
+        for member in members:
+            member.host = member.seat == heir.index
+        return True
+
+    def _enter(self, member: Member, room: Room, seat: Seat | None, *, host: bool) -> None:
+        hub = self.hub
+        member.room, member.seat, member.host = room, seat.index if seat is not None else None, host
+        member.chat_bucket = TokenBucket(
+            rate=hub.limits.chats_per_minute / 60, burst=hub.limits.chat_burst, now=hub.clock()
+        )
+        runtime = hub.runtime[room.code]
+        runtime.members.add(member)
+        runtime.idle_since = None
+        if seat is None:
+            room.spectators += 1
+            return
+        seat.connections += 1
+        returned = seat.away_since is not None
+        seat.away_since = None
+        grace_timer = runtime.grace_timers.pop(seat.index, None)
+        if grace_timer is not None:
+            grace_timer.cancel()
+        if returned and room.status == "playing" and room.game is not None and room.game.turn == seat.index:
+            # Back in time to play their own turn: the stand-in stops.
+            hub.turns.schedule(room)
+
+    async def leave(self, member: Member, *, explicit: bool, reply_to: RequestId | None, quiet: bool = False) -> None:
+        """A member leaves its room (``explicit``) or its connection closed."""
+        hub = self.hub
+        room = member.room
+        if room is None:
+            if explicit and not quiet:
+                member.send(refusal("not_in_room", "you are in no room", reply_to))
+            return
+        async with room.lock:
+            runtime = hub.runtime[room.code]
+            runtime.members.discard(member)
+            if not runtime.members:
+                runtime.idle_since = hub.clock()
+            seat = room.seats[member.seat] if member.seat is not None else None
+            was_host = member.host
+            member.room, member.seat, member.host = None, None, False
+            if seat is None:
+                room.spectators = max(0, room.spectators - 1)
+            else:
+                seat.connections = max(0, seat.connections - 1)
+                if seat.connections == 0:
+                    # A matchmaking room gives a seat back at once: someone else may take it.
+                    if room.status == "open" and (explicit or room.options.auto_start):
+                        room.free(seat)
+                        await self.save_room(room)
+                    else:
+                        seat.away_since = hub.clock()
+                        if room.status == "playing":
+                            hub.turns.schedule(room)
+                            hub.turns.announce_stand_in_later(room, seat)
+            if explicit and not quiet:
+                member.send(Left(code=room.code, reply_to=reply_to))
+            if not runtime.members and room.abandoned:
+                # Nobody is left to start it: close it now rather than in an hour.
+                await self._close_room(room)
+                return
+            if was_host and room.status != "playing" and self.pass_host_if_gone(room):
+                await self.save_room(room)
+            hub.tell.room(room)
+
+    async def on_start(self, member: Member, room: Room, message: StartGame | Rematch) -> None:
+        if not member.host and self.pass_host_if_gone(room):
+            await self.save_room(room)
+        if not member.host:
+            raise RoomError("not_host", "only the host can start a game")
+        if isinstance(message, Rematch) and room.status != "finished":
+            raise RoomError("game_not_over", "a rematch starts once the game is over")
+        await self._start_game(room, message.id, member)
+
+    async def _maybe_auto_start(self, room: Room) -> None:
+        if room.options.auto_start and room.status == "open" and room.free_seat() is None:
+            await self._start_game(room, None, None)
+
+    async def _start_game(self, room: Room, reply_to: RequestId | None, starter: Member | None) -> None:
+        hub = self.hub
+        room.check_can_start()
+        previous = (room.game, room.game_id, room.games_played, room.status, room.fairness)
+        now = hub.clock()
+        header = await hub.run(room.start_game, new_seed(), now, new_salt())
+        assert room.game_id is not None
+        try:
+            await hub.write(
+                Change(
+                    room=(room.code, room.status, room.to_data(), now),
+                    new_game=NewGame(room.game_id, room.code, header, now),
+                )
+            )
+        except StoreError:
+            room.game, room.game_id, room.games_played, room.status, room.fairness = previous
+            raise
+        hub.tell.room(room)
+        room.seq += 1
+        hub.tell.game(room, GameEventInfo(kind="start", seat=None), reply_to=reply_to, replier=starter)
+        hub.turns.schedule(room)
+
+    async def save_room(self, room: Room) -> None:
+        await self.hub.write(Change(room=(room.code, room.status, room.to_data(), self.hub.clock())))
+
+    def lobby(self) -> list[dict[str, object]]:
+        """The public rooms: open ones first (oldest first), then games being played."""
+        rooms = [room for room in self.hub.rooms.values() if room.options.public and room.status != "finished"]
+        rooms.sort(key=lambda room: (room.status != "open", room.created_at))
+        return [
+            {
+                "code": room.code,
+                "invite": f"/r/{room.code}",
+                "status": room.status,
+                "host": room.host_name,
+                "seats": len(room.seats),
+                "free_seats": sum(1 for seat in room.seats if seat.kind == "person" and seat.name is None),
+                "bots": [seat.level for seat in room.seats if seat.kind == "bot"],
+                "rules": room.rules.differences(),
+                "spectators": room.spectators,
+            }
+            for room in rooms
+        ]
+
+    async def sweep(self) -> None:
+        """Close rooms nobody has been in for a long time, unless a game runs in them
+        (their finished games stay in the store), and rooms not yet started soon after
+        everyone left them: nobody may be waiting for them, and they count against the limits."""
+        now = self.hub.clock()
+        for code, runtime in list(self.hub.runtime.items()):
+            room = self.hub.rooms[code]
+            if runtime.idle_since is None or room.status == "playing":
+                continue
+            idle = now - runtime.idle_since
+            if idle >= IDLE_ROOM_SECONDS or (room.status == "open" and idle >= self.hub.limits.empty_room_seconds):
+                await self._close_room(room)
+
+    async def _close_room(self, room: Room) -> None:
+        runtime = self.hub.runtime.pop(room.code)
+        runtime.cancel_all()
+        del self.hub.rooms[room.code]
+        await self.hub.write(Change(room=(room.code, "closed", room.to_data(), self.hub.clock())))

@@ -1,0 +1,69 @@
+// The room before a game: its invite link, its seats and its rules, and the host's start button.
+
+import { playerName } from "./game.js";
+import { t } from "./i18n.js";
+import { h, icon, toast } from "./ui.js";
+
+function rulesSummary(rules, options) {
+  const items = [
+    t("rule_turn", { seconds: rules.turn_seconds == null ? t("no_limit") : t("seconds", { n: rules.turn_seconds }) }),
+    t(rules.initial_meld_strict ? "rule_meld_strict" : "rule_meld", { points: rules.initial_meld_points }),
+    t("rule_joker_penalty", { points: rules.joker_penalty }),
+  ];
+  if (rules.wrap) items.push(t("rule_wrap"));
+  if (rules.tile_set === "six-player") items.push(t("rule_six"));
+  if (rules.display === "cards") items.push(t("rule_cards"));
+  if (options.hints) items.push(t("rule_hints"));
+  return h("ul", { class: "rules" }, items.map((item) => h("li", {}, item)));
+}
+
+export function showRoom(app, state, { header, request, showError, goHome }) {
+  const room = state.room;
+  const invite = state.invite || `${location.origin}${room.invite}`;
+  const freePeople = room.seats.filter((seat) => seat.kind === "person" && seat.name === null).length;
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(invite);
+      toast(t("copied"));
+    } catch {
+      document.getElementById("invite").select();
+    }
+  };
+  const start = async () => {
+    const reply = await request({ type: "start_game" });
+    if (reply.type === "error") showError(reply);
+  };
+  app.replaceChildren(
+    header(h("span", { class: "room-code" }, t("room_code_is", { code: room.code }))),
+    h(
+      "main",
+      { class: "home room" },
+      h(
+        "section",
+        { class: "panel primary" },
+        h("h2", {}, t("room_title", { code: room.code })),
+        h("p", {}, t("invite_help")),
+        h("div", { class: "join" }, h("input", { id: "invite", readonly: true, value: invite, onfocus: (event) => event.target.select() }), h("button", { id: "copy-invite", onclick: copy }, t("copy_link"))),
+        h(
+          "ol",
+          { class: "seats" },
+          room.seats.map((seat) =>
+            h(
+              "li",
+              { class: seat.seat === state.seat ? "me" : "" },
+              h("span", { class: `dot ${seat.connected ? "on" : ""}`, "aria-hidden": "true" }),
+              seat.kind === "bot" ? [icon("bot"), playerName(seat.name, seat)] : seat.name ? seat.name : h("em", { class: "muted" }, t("free_seat")),
+              seat.name && seat.name === room.host ? h("span", { class: "badge" }, t("host")) : null,
+              seat.seat === state.seat ? h("span", { class: "badge" }, t("you")) : null,
+            ),
+          ),
+        ),
+        rulesSummary(room.rules, room.options),
+        state.host
+          ? h("button", { id: "start", class: "big", disabled: freePeople > 0, onclick: start }, freePeople > 0 ? t("waiting_players", { n: freePeople }) : t("start_game"))
+          : h("p", { class: "muted" }, freePeople > 0 ? t("waiting_players", { n: freePeople }) : t("waiting_host")),
+        h("button", { class: "secondary", onclick: goHome }, t("leave_room")),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,271 @@
+"""The fewest changes to the table among the best plays."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..melds import Table
+from ..rules import JokerReplacement, Rules
+from ..tiles import MAX_NUMBER
+from ._describe import changed_sets
+from ._jokers import JokerPlan, JokersAlone, show_kept_jokers
+from ._keep import Kept, mirrored_counts, mirrored_face, mirrored_kept, mirrored_ways, ways_to_keep
+from ._layers import LayerSearch, Problem, run_out
+from ._search import FACE_COUNT
+from ._tables import SolverTables, tables_for
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """A joker plan as the searches take it: the rack copies it plays for
+    sure (``from_rack``, scored apart) and what is left to lay out."""
+
+    plan: JokerPlan
+    from_rack: list[int]
+    problem: Problem
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A best play: its score, the table after it (keeping the old sets it
+    made again), and the setups that may score as much (those the searches
+    did not rule out), to look for fewer changes."""
+
+    score: int
+    table: Table
+    setups: tuple[Setup, ...] = ()
+    high: tuple[int, ...] = ()
+    #: The setup of the play, when it places the whole rack.
+    whole: Setup | None = None
+
+
+#: How many states the depth-first search for fewer changes may visit, per
+#: order of the numbers, on the likeliest joker plan and on each other one;
+#: and how many the full search counting up may meet alone before counting
+#: down is tried against it.
+KEEP_BUDGET = 1500
+OTHER_PLANS_BUDGET = 300
+KEEP_STATES = 1000
+#: How many states the searches for a play placing the whole rack may visit;
+#: for the parts candidates() splits off, whose whole is less often playable.
+WHOLE_RACK_BUDGET = 3000
+PART_BUDGET = 300
+
+
+def least_changed(before: Table, found: Found, weights: Sequence[int], rules: Rules) -> Table:
+    """The table after a play that scores as ``found`` does and changes the
+    fewest old sets (see :mod:`._keep`).
+
+    A depth-first search within a small budget, on the likeliest joker plan,
+    finds a play to beat (often the best); then each plan is searched fully
+    for a better one, which mostly just proves there is none. How long a full
+    search takes depends much on the order of the numbers (it is quick when
+    the sets that must change come first): without ``wrap`` (where the
+    numbers may as well be counted down) the order that meets fewer states
+    in its first steps goes on (see :func:`race`). Plans that cannot score
+    as much as the play found are left out.
+    """
+    broken = len(changed_sets(before, found.table))
+    if not broken or not found.setups:
+        return found.table
+    free = rules.joker_replacement is JokerReplacement.FREE
+    count = len(before.melds)
+    tables = tables_for(rules)
+    setups = found.setups
+    if found.score == sum(weight * copies for weight, copies in zip(weights, found.high, strict=True)):
+        # The whole rack is placed: a plan that cannot place it all, as a
+        # quick search shows for most, has no play to offer.
+        setups = tuple(setup for setup in setups if setup is found.whole or not cannot_place_all(setup, tables))
+    plans = [
+        Orders(
+            before,
+            setup,
+            tables,
+            Counter() if free else setup.plan.kept,
+            found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack)),
+            free=free,
+            broken=broken_anyway,
+        )
+        for setup, broken_anyway in zip(setups, kept_by_an_earlier_plan(setups), strict=True)
+    ]
+    plans.sort(key=lambda plan: plan.forward.fewest_broken)
+    best = found.table
+
+    def take(kept: Kept, mirrored: bool, plan: Orders) -> None:
+        nonlocal best, broken
+        try:
+            best = kept_table(before, mirrored_kept(kept) if mirrored else kept, plan.kept_jokers)
+        except JokersAlone:
+            return
+        broken = count - len(kept.kept)
+
+    # A good play to beat first, from a short search of each plan (longer
+    # for the likeliest): then the full searches mostly just prove there is
+    # none better, which is quick.
+    proven: set[int] = set()  # the plans whose short search went through
+    for rank, plan in enumerate(plans):
+        for keep_search, mirrored in plan.searches():
+            if keep_search.fewest_broken >= broken:
+                break
+            budget = [KEEP_BUDGET if rank == 0 else OTHER_PLANS_BUDGET]
+            kept, finished = keep_search.depth_first(count - broken + 1, budget)
+            if kept is not None:
+                take(kept, mirrored, plan)
+            if finished:
+                proven.add(rank)
+                break
+    for rank, plan in enumerate(plans):
+        if rank in proven or plan.forward.fewest_broken >= broken:
+            continue
+        kept, mirrored = race(plan, count - broken + 1)
+        if kept is not None:
+            take(kept, mirrored, plan)
+    return best
+
+
+def kept_by_an_earlier_plan(setups: Sequence[Setup]) -> list[frozenset[int]]:
+    """For each plan, the old sets whose plays keeping them an earlier plan
+    has too, so that its own search may take them as broken up.
+
+    Two plans that differ only in what one group's jokers stand for (a
+    group of three lacks two colours, and its joker may stand for either)
+    make the same plays among those keeping that group: the group takes its
+    own joker either way, and the jokers left to the other sets stand for
+    the same tiles. That holds when no other joker the plans keep stands for
+    a tile of the group's number (one might fill the group instead). Each
+    earlier plan's plays are searched in full, or left to a plan earlier
+    still in the same way, so every play is searched somewhere."""
+    found: list[frozenset[int]] = []
+    for index, setup in enumerate(setups):
+        plan = setup.plan
+        sets: set[int] = set()
+        for earlier in setups[:index]:
+            other = earlier.plan
+            if other.freed != plan.freed or other.forced != plan.forced:
+                continue
+            differing = [
+                place
+                for place, (mine, theirs) in enumerate(zip(plan.kept_by_set, other.kept_by_set, strict=True))
+                if mine != theirs
+            ]
+            if len(differing) != 1:
+                continue
+            place = differing[0]
+            mine, theirs = plan.kept_by_set[place], other.kept_by_set[place]
+            if mine is None or theirs is None:
+                continue
+            numbers = {face % MAX_NUMBER for face in (*mine, *theirs)}
+            if len(numbers) != 1:
+                continue
+            if any(face % MAX_NUMBER in numbers for face in plan.kept - mine):
+                continue
+            sets.add(place)
+        found.append(frozenset(sets))
+    return found
+
+
+def placing_all(setup: Setup, tables: SolverTables) -> LayerSearch:
+    """The search for a layout of every tile of this plan and of the rack
+    (depth first, it stops at the first one)."""
+    problem = setup.problem
+    whole = [must + optional for must, optional in zip(problem.must, problem.optional, strict=True)]
+    zeros = [0] * FACE_COUNT
+    return LayerSearch(Problem(whole, zeros, zeros, problem.total_jokers, 0, problem.wrap), tables)
+
+
+def cannot_place_all(setup: Setup, tables: SolverTables) -> bool:
+    """Whether a quick search shows this plan cannot place all its tiles
+    (False when it finds a way, or gives up)."""
+    budget = [WHOLE_RACK_BUDGET]
+    layout, _ = placing_all(setup, tables).depth_first(0, budget)
+    return layout is None and budget[0] > 0
+
+
+class Orders:
+    """One joker plan's searches for fewer changes, with the numbers counted
+    up and (unless ``wrap``) down, each set up when first wanted."""
+
+    def __init__(
+        self,
+        before: Table,
+        setup: Setup,
+        tables: SolverTables,
+        kept_jokers: Counter[int],
+        score: int,
+        *,
+        free: bool,
+        broken: frozenset[int] = frozenset(),
+    ) -> None:
+        self.problem = setup.problem
+        self.tables = tables
+        self.wrap = self.problem.wrap
+        self.kept_jokers = kept_jokers
+        self.score = score
+        self.ways = ways_to_keep(before.melds, free=free, kept_jokers=kept_jokers)
+        for place in broken:
+            self.ways[place] = []
+        self.forward = LayerSearch(self.problem, tables, self.ways, kept_jokers, score)
+        self._down: LayerSearch | None = None
+
+    def searches(self) -> list[tuple[LayerSearch, bool]]:
+        """The searches, each with whether its numbers count down."""
+        if self.wrap:
+            return [(self.forward, False)]
+        if self._down is None:
+            problem = self.problem
+            counted_down = Problem(
+                mirrored_counts(problem.must),
+                mirrored_counts(problem.optional),
+                mirrored_counts(problem.weights),
+                problem.must_jokers,
+                problem.optional_jokers,
+                wrap=False,
+            )
+            kept_down = Counter({mirrored_face(face): copies for face, copies in self.kept_jokers.items()})
+            ways = mirrored_ways(self.ways)
+            self._down = LayerSearch(counted_down, self.tables, ways, kept_down, self.score)
+        return [(self.forward, False), (self._down, True)]
+
+
+def race(plan: Orders, keep: int) -> tuple[Kept | None, bool]:
+    """The play of this plan keeping the most sets, at least ``keep`` (None
+    if there is none), and which order of the numbers found it (True:
+    counted down).
+
+    One order can take far longer than the other, and which one is
+    quicker shows early: the search counting up goes alone while it is
+    small; past that, counting down goes as many steps (or until it has met
+    as many states), and the order that met fewer states goes on alone."""
+    counting_up = plan.forward.stepwise(keep)
+    met = steps = 0
+    try:
+        while met < KEEP_STATES or plan.wrap:
+            met += next(counting_up)
+            steps += 1
+    except StopIteration as finished:
+        return finished.value, False
+    down, _ = plan.searches()[1]
+    counting_down = down.stepwise(keep)
+    met_down = 0
+    try:
+        for _ in range(steps):
+            met_down += next(counting_down)
+            if met_down > met:
+                break
+        else:
+            return run_out(counting_down), True
+    except StopIteration as finished:
+        return finished.value, True
+    return run_out(counting_up), False
+
+
+def kept_table(before: Table, found: Kept, kept_jokers: Counter[int]) -> Table:
+    """The old sets kept, then the new sets with each joker that keeps its
+    meaning (and is in no kept set) shown as a joker again."""
+    left = Counter(kept_jokers)
+    for way in found.kept:
+        left -= Counter(way.joker_faces)
+    shown = show_kept_jokers(list(found.melds), left)
+    return Table(tuple(before.melds[way.index] for way in found.kept) + tuple(shown))

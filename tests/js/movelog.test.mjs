@@ -1,0 +1,76 @@
+// The move log's lines, without a browser: node --test tests/js
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { describe, drawEntry, playEntry, tableChange } from "../../src/tilerummy/server/static/js/movelog.js";
+
+const english = JSON.parse(
+  await (await import("node:fs/promises")).readFile(new URL("../../src/tilerummy/server/static/i18n/en.json", import.meta.url), "utf8"),
+);
+const t = (key, params = {}) => {
+  assert.ok(key in english, `no text for ${key}`);
+  return english[key].replace(/\{(\w+)\}/g, (whole, name) => String(params[name]));
+};
+const line = (entry, name = "Ana") => describe(entry, { t, name });
+
+test("a first play lays new sets", () => {
+  const change = tableChange([], [["R5", "R6", "R7"], ["K10", "B10", "Y10"]]);
+  assert.deepEqual(change, { placed: ["R5", "R6", "R7", "K10", "B10", "Y10"], moved: [] });
+  assert.equal(line(playEntry(0, [], [["R5", "R6", "R7"]])), "Ana placed R5 R6 R7");
+});
+
+test("tiles added to a set are placed; a tile taken to a new group is moved", () => {
+  const before = [["K4", "K5", "K6", "K7"], ["B1", "B2", "B3"]];
+  const after = [["K4", "K5", "K6"], ["B1", "B2", "B3", "B4"], ["K7", "R7", "Y7"]];
+  const entry = playEntry(1, before, after);
+  assert.deepEqual(entry.placed, ["B4", "R7", "Y7"]);
+  assert.deepEqual(entry.moved, [{ tiles: ["K7"], into: "new_group" }]);
+  assert.equal(line(entry, "Bruno"), "Bruno placed B4 R7 Y7 and moved K7 to a new group");
+});
+
+test("a set split in two keeps one half; the other half moved to a new run", () => {
+  const entry = playEntry(0, [["R1", "R2", "R3", "R4", "R5", "R6"]], [["R1", "R2", "R3", "R4"], ["R5", "R6", "R7"]]);
+  assert.deepEqual(entry.placed, ["R7"]);
+  assert.deepEqual(entry.moved, [{ tiles: ["R5", "R6"], into: "new_run" }]);
+});
+
+test("a joker taken from a set and replaced, named as the table names it", () => {
+  const before = [["R5", "J(R6)", "R7"]];
+  const after = [["R5", "R6", "R7"], ["J", "B9", "K9"]];
+  const entry = playEntry(0, before, after);
+  assert.deepEqual(entry.placed, ["R6", "B9", "K9"]);
+  assert.deepEqual(entry.moved, [{ tiles: ["J"], into: "new_group" }]);
+  assert.equal(line(entry), "Ana placed R6 B9 K9 and moved J to a new group");
+});
+
+test("a tile taken from a run to start a group", () => {
+  const before = [["R3", "R4", "R5", "R6"], ["B7", "B8", "B9"]];
+  const after = [["R4", "R5", "R6"], ["R3", "B3", "K3"], ["B6", "B7", "B8", "B9"]];
+  const entry = playEntry(0, before, after);
+  assert.equal(line(entry), "Ana placed B3 K3 B6 and moved R3 to a new group");
+});
+
+test("the same tile twice: the copy on the table stays, the one from the rack is placed", () => {
+  const entry = playEntry(0, [["R5", "B5", "K5"]], [["R5", "B5", "K5"], ["R5", "R6", "R7"]]);
+  assert.deepEqual(entry.placed, ["R5", "R6", "R7"]);
+  assert.deepEqual(entry.moved, []);
+});
+
+test("moves to several sets make one clause each", () => {
+  const before = [["R3", "R4", "R5", "R6"], ["B5", "B6", "B7", "B8"], ["Y1", "Y2", "Y3"]];
+  const after = [["R4", "R5", "R6"], ["B5", "B6", "B7"], ["Y1", "Y2", "Y3"], ["R3", "K3", "Y3"], ["B8", "K8", "R8"]];
+  const entry = playEntry(0, before, after);
+  assert.equal(line(entry), "Ana placed K3 Y3 K8 R8, moved R3 to a new group and moved B8 to a new group");
+});
+
+test("draws, passes and timeouts", () => {
+  assert.equal(line(drawEntry("draw", 1, 1), "Computer 2"), "Computer 2 drew a tile");
+  assert.equal(line(drawEntry("draw", 0, 1, ["B12"])), "Ana drew B12");
+  assert.equal(line(drawEntry("pass", 0, 0)), "Ana passed");
+  assert.equal(line(drawEntry("timeout", 1, 3), "Bruno"), "Bruno ran out of time: 3 tiles");
+});
+
+test("tiles are named by the label it is given", () => {
+  const entry = playEntry(0, [], [["R1", "R2", "R3"]]);
+  assert.equal(describe(entry, { t, name: "Ana", label: (text) => `<${text}>` }), "Ana placed <R1> <R2> <R3>");
+});

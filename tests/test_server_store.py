@@ -1,0 +1,149 @@
+"""The store's schema version: a database made before versions were recorded is brought up to
+date, a newer one is refused untouched; on SQLite and, when one is at hand, PostgreSQL."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tilerummy.cli import main
+from tilerummy.server import store as store_module
+from tilerummy.server.store import SCHEMA_VERSION, StoreError, default_database_path, open_store
+
+#: The schema tilerummy wrote before it recorded a version (version 1), exactly as it wrote it.
+VERSION_1 = (
+    """CREATE TABLE IF NOT EXISTS rooms (
+        code TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        data TEXT NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY,
+        room TEXT NOT NULL,
+        header TEXT NOT NULL,
+        result TEXT,
+        created_at DOUBLE PRECISION NOT NULL,
+        finished_at DOUBLE PRECISION)""",
+    """CREATE TABLE IF NOT EXISTS actions (
+        game TEXT NOT NULL,
+        idx INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (game, idx))""",
+    "CREATE INDEX IF NOT EXISTS games_by_room ON games (room)",
+)
+ROOM = {"code": "ROOM1", "status": "playing"}
+
+#: Runs SQL on the raw database, with ``?`` placeholders; returns the rows fetched.
+Sql = Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]]
+
+
+class Database:
+    """A database for these tests, reached without the store: where it is, and raw SQL on it."""
+
+    def __init__(self, where: str, sql: Sql) -> None:
+        self.where = where
+        self.sql = sql
+
+    def make_version_1(self) -> None:
+        """What the code of version 1 left: its tables and a room with a game and an action."""
+        for statement in VERSION_1:
+            self.sql(statement, ())
+        self.sql("INSERT INTO rooms VALUES (?, ?, ?, ?)", ("ROOM1", "playing", json.dumps(ROOM), 1.0))
+        self.sql(
+            "INSERT INTO games (id, room, header, created_at) VALUES (?, ?, ?, ?)", ("ROOM1-1", "ROOM1", "{}", 1.0)
+        )
+        self.sql("INSERT INTO actions VALUES (?, ?, ?, ?)", ("ROOM1-1", 0, 3, json.dumps({"seat": 0, "type": "draw"})))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    if request.param == "sqlite":
+        path = tmp_path / "server.sqlite3"
+
+        def run_sqlite(text: str, parameters: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+            with contextlib.closing(sqlite3.connect(path)) as connection:
+                rows: list[tuple[Any, ...]] = connection.execute(text, parameters).fetchall()
+                connection.commit()
+            return rows
+
+        yield Database(str(path), run_sqlite)
+        return
+    url = os.environ.get("TILERUMMY_TEST_POSTGRES_URL")
+    if not url:
+        pytest.skip("no PostgreSQL server (set TILERUMMY_TEST_POSTGRES_URL)")
+    psycopg = pytest.importorskip("psycopg")
+
+    def run_postgres(text: str, parameters: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        with psycopg.connect(url, autocommit=True) as connection:
+            cursor = connection.execute(text.replace("?", "%s"), parameters)
+            return list(cursor.fetchall()) if cursor.description else []
+
+    run_postgres("DROP TABLE IF EXISTS rooms, games, actions, schema_version", ())
+    yield Database(url, run_postgres)
+    run_postgres("DROP TABLE IF EXISTS rooms, games, actions, schema_version", ())
+
+
+def test_a_new_database_records_the_current_version(database: Database) -> None:
+    store = open_store(database.where)
+    assert store.stored_version() == SCHEMA_VERSION == 1
+    store.close()
+    assert database.sql("SELECT version FROM schema_version", ()) == [(SCHEMA_VERSION,)]
+
+
+def test_a_version_1_database_is_opened_with_its_rooms_and_games(database: Database) -> None:
+    database.make_version_1()
+    store = open_store(database.where)
+    assert store.rooms(active_only=True) == [ROOM]
+    stored = store.game("ROOM1-1")
+    assert stored is not None and stored.actions == [{"seat": 0, "type": "draw"}] and stored.last_seq == 3
+    store.close()
+    assert database.sql("SELECT version FROM schema_version", ()) == [(1,)]
+
+
+def test_an_older_database_runs_the_steps_it_lacks_in_order(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database.make_version_1()
+    later_steps = (
+        ("CREATE TABLE IF NOT EXISTS notes (text TEXT NOT NULL)",),
+        ("INSERT INTO notes (text) VALUES ('step 3 ran after step 2')",),
+    )
+    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS + later_steps)
+    store = open_store(database.where)
+    assert store.rooms(active_only=False) == [ROOM]
+    store.close()
+    assert database.sql("SELECT version FROM schema_version", ()) == [(3,)]
+    assert database.sql("SELECT text FROM notes", ()) == [("step 3 ran after step 2",)]
+    # Opened again, nothing runs twice.
+    open_store(database.where).close()
+    assert database.sql("SELECT count(*) FROM notes", ()) == [(1,)]
+    database.sql("DROP TABLE notes", ())
+
+
+def test_a_database_from_a_newer_tilerummy_is_refused_untouched(
+    database: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    open_store(database.where).close()
+    database.sql("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
+    with pytest.raises(StoreError, match=f"schema version {SCHEMA_VERSION + 1}, newer than this tilerummy's"):
+        open_store(database.where)
+    assert database.sql("SELECT version FROM schema_version", ()) == [(SCHEMA_VERSION + 1,)]
+    # The server says so in one line, before it starts.
+    assert main(["serve", "--db", database.where, "--port", "0"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("tilerummy serve: ") and "run a newer tilerummy" in error and error.count("\n") == 1
+
+
+def test_the_default_database_lives_in_the_users_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_database_path() == tmp_path / "data" / "tilerummy" / "server.sqlite3"
