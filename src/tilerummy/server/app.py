@@ -53,7 +53,7 @@ from .loop_monitor import KEPT_SECONDS, LoopMonitor
 from .protocol import PROTOCOL_VERSION, json_schema
 from .public_address import PublicAddress
 from .security_headers import SecurityHeaders
-from .store import Store, default_database_path, open_store
+from .store import Store, StoredGame, default_database_path, open_store
 
 log = logging.getLogger("tilerummy.server")
 
@@ -166,15 +166,22 @@ async def room_games(request: Request) -> Response:
     )
 
 
-async def game_record(request: Request) -> Response:
-    hub = _hub(request)
+async def _finished_game(request: Request, what: str) -> StoredGame | Response:
+    """The stored game the path names, or the error to answer: none has that id, or
+    it is still being played (``what`` shows every rack, so it waits for the end)."""
     game_id = str(request.path_params["game_id"]).upper()
-    stored = await asyncio.get_running_loop().run_in_executor(None, hub.store.game, game_id)
+    stored = await asyncio.get_running_loop().run_in_executor(None, _hub(request).store.game, game_id)
     if stored is None:
         return _error(404, "no_such_game", "no game has this id")
     if stored.result is None:
-        # A record holds every rack and the pool: it waits for the end of the game.
-        return _error(409, "game_not_over", "the record is available once the game is over")
+        return _error(409, "game_not_over", f"the {what} is available once the game is over")
+    return stored
+
+
+async def game_record(request: Request) -> Response:
+    stored = await _finished_game(request, "record")
+    if isinstance(stored, Response):
+        return stored
     return JSONResponse(
         stored.record(), headers={"Content-Disposition": f'attachment; filename="tilerummy-{stored.id}.json"'}
     )
@@ -208,16 +215,11 @@ class Analyses:
 
 
 async def game_analysis(request: Request) -> Response:
-    hub = _hub(request)
-    game_id = str(request.path_params["game_id"]).upper()
-    stored = await asyncio.get_running_loop().run_in_executor(None, hub.store.game, game_id)
-    if stored is None:
-        return _error(404, "no_such_game", "no game has this id")
-    if stored.result is None:
-        # The analysis shows every rack: it waits for the end of the game.
-        return _error(409, "game_not_over", "the analysis is available once the game is over")
+    stored = await _finished_game(request, "analysis")
+    if isinstance(stored, Response):
+        return stored
     analyses: Analyses = request.app.state.analyses
-    analysis = await analyses.get(hub, stored.id, stored.record())
+    analysis = await analyses.get(_hub(request), stored.id, stored.record())
     if analysis is None:
         return _error(503, "analysis_failed", "the analysis could not be worked out now; try again later")
     return JSONResponse(analysis)
