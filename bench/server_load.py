@@ -5,7 +5,9 @@ temporary folder), opens N rooms of two people, and has both clients of every
 room take turns (each turn a draw, or a pass once the pool is empty, after a
 think time) until each game has made its number of moves. It reports the
 round trip of every action (sent to its acknowledgement: applied, stored and
-announced), errors, and the CPU the server used. Every game is set up
+announced), errors, the CPU the server used, and the longest stall of the
+server's event loop during the play (as the server measures it itself,
+``GET /api/stats``). Every game is set up
 first (connections, rooms, deals); the figures are those of the play that
 follows, all games at once.
 
@@ -60,6 +62,16 @@ def cpu_seconds(pid: int) -> float:
     """User and system CPU of a process (Linux /proc), in seconds."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def server_stats(port: int, seconds: float) -> dict[str, Any] | None:
+    """The server's own figures over the last ``seconds`` (None from a server without them)."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/stats?seconds={seconds:.0f}", timeout=10) as answer:
+            stats: dict[str, Any] = json.loads(answer.read())
+            return stats
+    except (OSError, ValueError):
+        return None
 
 
 def resident_mib(pid: int) -> float:
@@ -231,6 +243,7 @@ def main() -> int:
             server_cpu = cpu_seconds(server.pid) - before["server"]
             client_cpu = time.process_time() - before["client"]
             memory = resident_mib(server.pid)
+            stats = server_stats(port, min(600, wall + 1))
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=30)
@@ -257,6 +270,18 @@ def main() -> int:
         f"during play: server CPU {server_cpu:.1f} s over {wall:.1f} s ({100 * server_cpu / wall:.0f}% of one core), "
         f"resident memory {memory:.0f} MiB; load clients CPU: {client_cpu:.1f} s"
     )
+    if stats is None:
+        print("event loop: this server does not report its stalls")
+    else:
+        writes = stats["writes"]
+        grouped = writes["changes"] / writes["transactions"] if writes["transactions"] else 0.0
+        print(
+            f"event loop during play: longest stall {stats['loop']['longest_stall_ms']:.1f} ms, "
+            f"longest work between two 10 ms ticks {stats['loop']['longest_work_ms']:.1f} ms CPU; "
+            f"longest garbage collection {stats['loop']['longest_collection_ms']:.1f} ms, "
+            f"{stats['loop']['full_collections']} full; "
+            f"writes: {writes['changes']} changes in {writes['transactions']} transactions ({grouped:.1f} a transaction)"
+        )
     return 0 if not results.errors and not server_errors else 1
 
 

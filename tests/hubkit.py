@@ -12,7 +12,7 @@ import contextlib
 import heapq
 import itertools
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from tilerummy.server.botpool import BotPool
 from tilerummy.server.clock import Timer
 from tilerummy.server.hub import Hub, Member
 from tilerummy.server.protocol import PROTOCOL_VERSION, parse_client_message
-from tilerummy.server.store import Store, open_store
+from tilerummy.server.store import Change, Store, StoredGame, open_store
 
 Message = dict[str, Any]
 
@@ -49,6 +49,19 @@ class ManualClock:
         self.now = now
         self._timers: list[_ManualTimer] = []
         self._order = itertools.count()
+        self._hubs: list[Hub] = []
+
+    def watch(self, hub: Hub) -> None:
+        """Have :meth:`advance` wait for the hub's writes too: a timeout's action is
+        stored by the writer's thread, and only then announced."""
+        self._hubs.append(hub)
+
+    async def _settle(self) -> None:
+        await settle()
+        while any(hub.writer.pending for hub in self._hubs):
+            for hub in self._hubs:
+                await hub.writer.drained()
+            await settle()
 
     def __call__(self) -> float:
         return self.now
@@ -65,7 +78,7 @@ class ManualClock:
     async def advance(self, seconds: float) -> None:
         """Move the time on, firing each timer at its own time, in order, letting the hub act on each."""
         # First the tasks already started set their timers (a bot's delay, say), at the time it is now.
-        await settle()
+        await self._settle()
         end = self.now + seconds
         while self._timers and self._timers[0].when <= end:
             timer = heapq.heappop(self._timers)
@@ -73,9 +86,9 @@ class ManualClock:
                 continue
             self.now = max(self.now, timer.when)
             timer.callback()
-            await settle()
+            await self._settle()
         self.now = end
-        await settle()
+        await self._settle()
 
 
 async def settle() -> None:
@@ -238,6 +251,7 @@ async def running_hub(
     clock = clock or ManualClock()
     opened = store or open_store(str(database))
     hub = Hub(opened, BotPool(0), clock=clock, timers=clock, bot_budget=bot_budget)
+    clock.watch(hub)
     await hub.start()
     try:
         yield hub
@@ -255,3 +269,31 @@ def on_hub(tmp_path: Path, scenario: Callable[[Hub, ManualClock], Awaitable[None
             await scenario(hub, clock)
 
     asyncio.run(main())
+
+
+class StoreWrapper:
+    """A store that passes everything on to another: a test's store changes what it needs."""
+
+    def __init__(self, inner: Store) -> None:
+        self.inner = inner
+
+    def commit(self, change: Change) -> None:
+        self.commit_many([change])
+
+    def commit_many(self, changes: Sequence[Change]) -> None:
+        self.inner.commit_many(changes)
+
+    def stored_version(self) -> int:
+        return self.inner.stored_version()
+
+    def rooms(self, *, active_only: bool) -> list[dict[str, Any]]:
+        return self.inner.rooms(active_only=active_only)
+
+    def game(self, game_id: str) -> StoredGame | None:
+        return self.inner.game(game_id)
+
+    def games(self, room: str) -> list[StoredGame]:
+        return self.inner.games(room)
+
+    def close(self) -> None:
+        self.inner.close()

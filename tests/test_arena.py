@@ -247,7 +247,8 @@ def test_sprt_hypotheses_refuse_bad_text(text: str, message: str) -> None:
 
 
 def test_arena_sprt_stops_at_the_same_deal_with_any_number_of_workers(tmp_path: Path) -> None:
-    hypotheses = SprtHypotheses(0.5, 0.7)
+    # Hypotheses far apart decide within a few deals, while the second worker still has games in hand.
+    hypotheses = SprtHypotheses(0.5, 0.9)
     alone = run_arena(["random", "greedy"], 200, seed=3, workers=1, sprt=hypotheses)
     together = run_arena(["random", "greedy"], 200, seed=3, workers=2, sprt=hypotheses, save_to=tmp_path)
     assert alone.sprt is not None and together.sprt is not None
@@ -260,7 +261,7 @@ def test_arena_sprt_stops_at_the_same_deal_with_any_number_of_workers(tmp_path: 
 
 def test_arena_command_sprt_json_keeps_every_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     arguments = ["--bots", "greedy,random", "--games", "200", "--workers", "1", "--seed", "3"]
-    assert main(["arena", *arguments, "--sprt", "p0=0.5,p1=0.7,alpha=0.05,beta=0.1", "--json"]) == 0
+    assert main(["arena", *arguments, "--sprt", "p0=0.5,p1=0.9,alpha=0.05,beta=0.1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data) >= {"games", "players", "seconds", "games_per_second", "bots", "head_to_head"}
     sprt = data["sprt"]

@@ -37,6 +37,9 @@ def test_check_invalid_exits_1_with_reason(capsys: pytest.CaptureFixture[str]) -
     code, out, _ = run(capsys, "check", "R12 R13 R1", "--json")
     assert code == 1
     assert json.loads(out)[0]["reason"] == "1 follows 13 only with the wrap option"
+    code, out, _ = run(capsys, "check", "R12 R13 R1")
+    assert code == 1
+    assert out == "R12 R13 R1  invalid: 1 follows 13 only with the wrap option\n"
     code, out, _ = run(capsys, "check", "R12 R13 R1", "--wrap")
     assert code == 0
     assert "valid run, value 26" in out
@@ -148,8 +151,14 @@ def test_console_script_is_installed() -> None:
     done = subprocess.run([script, "check", "K10 B10 Y10"], capture_output=True, text=True, check=False)
     assert done.returncode == 0
     assert "valid group, value 30" in done.stdout
-    done = subprocess.run([script, "--help"], capture_output=True, text=True, check=False)
-    assert "check" in done.stdout
+
+
+def test_help_names_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["--help"])
+    assert exited.value.code == 0
+    out = capsys.readouterr().out
+    assert all(command in out for command in ("check", "score", "solve", "replay", "serve", "arena"))
 
 
 def test_more_bad_input_is_refused_in_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

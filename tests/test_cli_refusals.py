@@ -16,6 +16,7 @@ from tilerummy import Game, GameRecord, RecordError, Rules
 from tilerummy.cli import main
 from tilerummy.console import Painter, final_scores
 
+from .effort import examples
 from .helpers import scenario
 
 HUGE_NUMBER = "9" * 5000
@@ -239,7 +240,7 @@ def test_rules_with_huge_numbers_name_their_size() -> None:
 arguments = st.text(alphabet="RBYKJrbykj0123456789()|,#:- \t", max_size=24) | st.text(max_size=12)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     command=st.sampled_from(
         [

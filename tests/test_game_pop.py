@@ -6,13 +6,14 @@ import copy
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tilerummy import Game, Rules
 from tilerummy.bots import RandomBot, SimpleBot
 from tilerummy.game import Action, Draw, Pass, Play, Timeout
 
+from .effort import examples
 from .helpers import scenario
 
 _FIXED = {"_before", "rules", "deal", "players", "started_at", "_pool_owner"}
@@ -40,15 +41,20 @@ def full_state(game: Game) -> object:
     )
 
 
-def check_pop_restores(game: Game, action: Action) -> None:
-    """Apply, take back, compare, and apply again (so the game goes on)."""
-    before = full_state(game)
+def check_pop_restores(game: Game, action: Action, before: object | None = None) -> object:
+    """Apply, take back, compare, and apply again (so the game goes on); the state after it.
+
+    ``before``, when the caller already holds it, is ``full_state(game)`` as it is now.
+    """
+    if before is None:
+        before = full_state(game)
     game.apply(action)
     applied = game.actions[-1]
     assert game.pop() == applied
     assert full_state(game) == before
     game.apply(action)
     assert game.actions[-1] == applied
+    return full_state(game)
 
 
 def test_pop_after_each_kind_of_action() -> None:
@@ -101,7 +107,11 @@ VARIANTS = {
 }
 
 
-@settings(max_examples=12, deadline=None)
+# Every variant at least once, with each number of players, whatever else is drawn.
+@example(seed=7, variant="clocked", players=3)
+@example(seed=11, variant="house", players=4)
+@example(seed=13, variant="per-seat draws", players=2)
+@settings(max_examples=examples(3), deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(sorted(VARIANTS)), st.integers(2, 4))
 def test_pop_restores_every_position_of_random_games(seed: int, variant: str, players: int) -> None:
     rules = VARIANTS[variant]
@@ -118,8 +128,7 @@ def test_pop_restores_every_position_of_random_games(seed: int, variant: str, pl
             assert deadline is not None
             # Now and then the clock runs out; otherwise the bot answers within its turn.
             action = Timeout(seat, deadline) if rng.random() < 0.2 else _at(action, deadline - rng.uniform(0.5, 29.5))
-        check_pop_restores(game, action)
-        positions.append(full_state(game))
+        positions.append(check_pop_restores(game, action, positions[-1]))
         assert len(game.actions) < 2000
     # Back from the end of the round to the deal, position by position.
     for position in reversed(positions[:-1]):
@@ -132,3 +141,29 @@ def _at(action: Action, at: float) -> Action:
     if isinstance(action, Play):
         return Play(action.seat, action.table, at)
     return Draw(action.seat, at) if isinstance(action, Draw) else Pass(action.seat, at)
+
+
+def test_a_limited_undo_takes_back_the_last_actions_and_says_when_it_can_go_no_further() -> None:
+    game = Game.new(2, seed=11)
+    dealt = full_state(game)
+    game.apply(Draw(game.turn))
+    game.limit_undo(1)
+    after_one = full_state(game)
+    game.apply(Draw(game.turn))
+    game.pop()
+    assert full_state(game) == after_one
+    with pytest.raises(IndexError, match="only the last 1 actions"):
+        game.pop()
+    assert full_state(game) == after_one
+    game.limit_undo(3)
+    game.apply(Draw(game.turn))
+    game.apply(Draw(game.turn))
+    game.pop()
+    game.pop()
+    assert full_state(game) == after_one
+    # What was forgotten stays forgotten: the deal itself is out of reach.
+    with pytest.raises(IndexError, match="only the last 3 actions"):
+        game.pop()
+    assert full_state(game) != dealt
+    with pytest.raises(ValueError, match="1 or more"):
+        game.limit_undo(0)

@@ -12,6 +12,8 @@ from tilerummy import InvalidMeld, Meld, Rules, TileSet, best_opening, has_openi
 from tilerummy.openings import candidate_melds, find_opening
 from tilerummy.tiles import Tile
 
+from .effort import examples
+
 
 def test_regression_openings() -> None:
     rules = Rules()
@@ -66,7 +68,7 @@ def brute_force_best(rack: list[Tile], rules: Rules) -> int:
     return best_from(tuple(sorted(rack)))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(3, 8), st.booleans())
 def test_best_opening_matches_brute_force(rng: random.Random, size: int, wrap: bool) -> None:
     rules = Rules(wrap=wrap)

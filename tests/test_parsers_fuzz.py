@@ -12,6 +12,8 @@ from tilerummy import Game, GameRecord, Meld, Table, Tile, TilerummyError, parse
 from tilerummy.melds import WrittenMeld
 from tilerummy.tiles import Piece
 
+from .effort import examples
+
 # Text close to the notation reaches further into the readers than random text.
 NOTATION_ALPHABET = "RBYKJrbykj0123456789()|,# \t\n"
 notation_text = st.text(alphabet=NOTATION_ALPHABET, max_size=60) | st.text(max_size=60)
@@ -39,7 +41,7 @@ def _parses_or_refuses(read: Any, text: Any) -> None:
     assert "\n" not in message
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(notation_text)
 def test_the_notation_readers_parse_or_refuse(text: str) -> None:
     for read in (Tile.parse, Piece.parse, parse_tiles, Meld.parse, WrittenMeld.parse, Table.parse):
@@ -47,7 +49,7 @@ def test_the_notation_readers_parse_or_refuse(text: str) -> None:
     _parses_or_refuses(lambda text: Table.parse(text, wrap=True), text)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(max_size=200))
 def test_the_record_reader_parses_or_refuses_any_text(text: str) -> None:
     _parses_or_refuses(GameRecord.from_json, text)
@@ -90,7 +92,7 @@ RICH_RECORD = _with_a_play(VALID_RECORD)
 RICH_PATHS = _paths(RICH_RECORD)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.sampled_from(RICH_PATHS), json_values)
 def test_the_record_reader_parses_or_refuses_wrong_json_at_every_level(path: tuple[Any, ...], new: Any) -> None:
     data = _replaced(RICH_RECORD, path, new)

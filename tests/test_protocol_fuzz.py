@@ -32,9 +32,10 @@ from tilerummy.server.limits import ServerLimits
 from tilerummy.server.rooms import ROOM_CODE_ALPHABET
 from tilerummy.server.store import open_store
 
+from .effort import examples
 from .hubkit import Inbox, ManualClock
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "15"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", str(examples(15))))
 STEPS = int(os.environ.get("FUZZ_STEPS", "25"))
 CLIENTS = 3
 #: Long enough that no stand-in bot ever plays (the clock never moves so far): the fuzz has
@@ -96,6 +97,7 @@ class HubProtocol(RuleBasedStateMachine):
             clock=self.clock,
             timers=self.clock,
         )
+        self.clock.watch(self.hub)
         self.clients = [Client() for _ in range(CLIENTS)]
         self.next_id = 0
         self.codes: list[str] = []
@@ -286,6 +288,8 @@ class HubProtocol(RuleBasedStateMachine):
 
     @invariant()
     def every_game_replays_from_its_record(self) -> None:
+        # An action is applied, then stored by the writer's thread, then announced: compare once stored.
+        self.loop.run_until_complete(self.hub.writer.drained())
         for room in self.hub.rooms.values():
             if room.game is None or room.game_id is None:
                 continue

@@ -91,6 +91,8 @@ def base_record() -> dict[str, Any]:
         ({"players": ["A", "B", "C", "D", "E"]}, "five|5 players need the six-player set"),
         ({"rules": {"wrap": "yes"}}, "rules: wrap='yes'"),
         ({"seed": "x"}, "seed: expected a whole number"),
+        ({"seed": None}, "a record gives either a seed or a deal"),
+        ({"players": [10**30, "B"]}, r"players\[0\]: expected a string, got a huge number"),
         ({"actions": [{"seat": 0, "type": "fly"}]}, r"actions\[0\].type"),
         ({"actions": [{"seat": 0, "type": "play"}]}, r"actions\[0\].table"),
         ({"actions": [{"seat": "0", "type": "draw"}]}, r"actions\[0\].seat"),
@@ -208,3 +210,12 @@ def test_saved_records_load_and_write_back_the_same(preset: str) -> None:
     again = record.to_dict(result=data.get("result"))
     assert again == data
     assert record.replay().game.result == game.result
+
+
+def test_a_value_nested_too_deeply_is_refused_with_a_record_error() -> None:
+    nested: list[object] = []
+    for _ in range(5000):
+        nested = [nested]
+    data = {"format": "tilerummy-record", "version": 1, "rules": {}, "players": nested, "seed": 1, "actions": []}
+    with pytest.raises(RecordError, match="players"):
+        GameRecord.from_dict(data)

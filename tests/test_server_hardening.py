@@ -8,7 +8,6 @@ import contextlib
 import logging
 import socket
 import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +27,7 @@ from tilerummy.server.security_headers import HEADERS
 from tilerummy.server.store import open_store
 
 from .serverkit import WAIT, free_port
+from .waiting import wait_until
 
 #: RFC 6455: a text frame that is not UTF-8.
 CLOSE_INVALID_DATA = 1007
@@ -129,10 +129,8 @@ def real_server(tmp_path: Path) -> Iterator[str]:
     server = uvicorn.Server(uvicorn_config(create_app(settings), "127.0.0.1", port, settings))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + WAIT
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.01)
+    wait_until(lambda: server.started or not thread.is_alive(), WAIT, "the server to start")
+    assert server.started, "the server stopped before it started"
     try:
         yield f"127.0.0.1:{port}"
     finally:

@@ -165,3 +165,17 @@ def test_a_connection_that_never_says_hello_is_closed(client: TestClient, clock:
             read_until_closed(silent)
         assert closed.value.code == 1008
         assert reply_to(polite, {"type": "ping"}, 1)["type"] == "pong"
+
+
+def test_the_stats_say_how_many_rooms_connections_and_writes_and_refuse_a_bad_window(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        hello(ws, "Ana")
+        joined = reply_to(ws, {"type": "create_room", "seats": [PERSON, bot("easy")]}, 1)
+        assert joined["type"] == "joined"
+        stats = client.get("/api/stats", params={"seconds": "30"}).json()
+    assert stats["rooms"] == 1 and stats["connections"] == 1
+    assert stats["writes"]["changes"] >= 1 and stats["writes"]["transactions"] >= 1 and stats["writes"]["pending"] == 0
+    assert stats["loop"]["seconds"] == 30 and stats["loop"]["full_collections"] >= 0
+    for bad in ("0", "601", "soon"):
+        refused = client.get("/api/stats", params={"seconds": bad})
+        assert refused.status_code == 400 and refused.json()["error"] == "bad_seconds"

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import typing
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from tilerummy.server.botpool import BotPool
 from tilerummy.server.hub import Hub, Member
 from tilerummy.server.limits import ServerLimits
 from tilerummy.server.protocol import ClientMessage
-from tilerummy.server.store import Change, Store, StoredGame, StoreError, open_store
+from tilerummy.server.store import Change, Store, StoreError, open_store
 
-from .hubkit import Inbox, ManualClock, say
+from .hubkit import Inbox, ManualClock, StoreWrapper, say
 
 
 def _member() -> Member:
@@ -61,7 +61,7 @@ def test_after_a_restart_the_turns_that_ran_out_end_at_their_deadlines(tmp_path:
         started = ana.outbox.messages[-1]  # type: ignore[attr-defined]
         assert started["game"]["deadline"] == 1_000_010.0
         # The server goes away without a word: no close, no leave.
-        hub._writer.shutdown(wait=True)
+        hub.writer.close()
         return joined["code"], joined["token"], started["game"]["game_id"]
 
     code, token, game_id = asyncio.run(first_run())
@@ -90,34 +90,18 @@ def test_after_a_restart_the_turns_that_ran_out_end_at_their_deadlines(tmp_path:
     asyncio.run(second_run())
 
 
-class FlakyStore:
+class FlakyStore(StoreWrapper):
     """A store whose next write fails when told to, as a full disk or a dropped connection would."""
 
     def __init__(self, inner: Store) -> None:
-        self.inner = inner
-        self.quick = inner.quick
+        super().__init__(inner)
         self.fail_next = False
 
-    def commit(self, change: Change) -> None:
+    def commit_many(self, changes: Sequence[Change]) -> None:
         if self.fail_next:
             self.fail_next = False
             raise StoreError("could not write to the database: disk full")
-        self.inner.commit(change)
-
-    def stored_version(self) -> int:
-        return self.inner.stored_version()
-
-    def rooms(self, *, active_only: bool) -> list[dict[str, Any]]:
-        return self.inner.rooms(active_only=active_only)
-
-    def game(self, game_id: str) -> StoredGame | None:
-        return self.inner.game(game_id)
-
-    def games(self, room: str) -> list[StoredGame]:
-        return self.inner.games(room)
-
-    def close(self) -> None:
-        self.inner.close()
+        self.inner.commit_many(changes)
 
 
 def test_an_action_whose_write_fails_is_taken_back(tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ def run_hub(tmp_path: Path, scenario: Callable[[Hub, ManualClock], Awaitable[Non
             clock=clock,
             timers=clock,
         )
+        clock.watch(hub)
         await hub.start()
         try:
             await scenario(hub, clock)

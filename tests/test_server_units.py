@@ -132,7 +132,8 @@ def test_a_room_seats_people_then_refuses_more() -> None:
         ([SeatSpec(kind="person")] * 2, {"colour": 1}, "bad_rules", "unknown option 'colour'"),
         ([SeatSpec(kind="person"), SeatSpec(kind="bot", level="genius")], {}, "bad_request", "seats[1]: bot level"),
         ([SeatSpec(kind="person")] * 2, {"turn_seconds": 0.5}, "bad_rules", "turn_seconds=0.5: at least 1"),
-        ([SeatSpec(kind="person")] * 2, {"rounds": 3}, "bad_rules", "a room plays one round per game"),
+        ([SeatSpec(kind="person")] * 2, {"rounds": 0}, "bad_rules", "rounds=0"),
+        ([SeatSpec(kind="person")] * 2, {"rounds": 101}, "bad_rules", "rounds=101: at least 1 and at most 100"),
     ],
 )
 def test_a_room_the_game_cannot_have_is_refused(

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Route, ViewportSize, expect, sync_playwright
 
 from tilerummy import Meld, solve
 from tilerummy.errors import InvalidMeld
@@ -326,17 +326,24 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ServerProc
     guest.context.close()
 
 
-def test_a_host_watches_bots_play_and_sees_the_rooms_totals(server: ServerProcess, browser: Browser) -> None:
-    # A bots-only room, its host taking the seat back in the browser with the token, as after a reload.
+def _host_of_a_bots_room(
+    server: ServerProcess, browser: Browser, size: ViewportSize, options: dict[str, object], *, public: bool
+) -> tuple[Page, Client]:
+    """A bots-only room, its host taking the seat back in the browser with the token, as after a reload."""
     opener = Client(server, "Hal")
-    opener.create([{"kind": "bot", "level": "greedy"}] * 2, rules={"options": {"turn_seconds": None}}, public=False)
-    page = _page(browser, DESKTOP)
+    opener.create([{"kind": "bot", "level": "greedy"}] * 2, rules={"options": options}, public=public)
+    page = _page(browser, size)
     page.goto(server.url)
     page.evaluate(
         "([code, token]) => localStorage.setItem('tilerummy.seats', JSON.stringify({[code]: token}))",
         [opener.code, opener.token],
     )
     page.goto(f"{server.url}/r/{opener.code}")
+    return page, opener
+
+
+def test_a_host_watches_bots_play_and_sees_the_rooms_totals(server: ServerProcess, browser: Browser) -> None:
+    page, opener = _host_of_a_bots_room(server, browser, DESKTOP, {"turn_seconds": None}, public=False)
     page.click("#start")
     opener.close()
     expect(page.locator(".rack")).to_contain_text("You are watching this game.")
@@ -345,6 +352,48 @@ def test_a_host_watches_bots_play_and_sees_the_rooms_totals(server: ServerProces
     page.click("#rematch")
     expect(page.locator("#totals-table")).to_contain_text("Totals after 2 games", timeout=60_000)
     screenshot(page, "room-totals-desktop")
+    _no_page_errors(page)
+    page.context.close()
+
+
+def test_a_host_plays_a_match_of_two_rounds_and_sees_its_totals(server: ServerProcess, browser: Browser) -> None:
+    page, opener = _host_of_a_bots_room(server, browser, PHONE, {"turn_seconds": None, "rounds": 2}, public=True)
+    expect(page.locator(".rules")).to_contain_text("A match of 2 rounds")
+    page.click("#start")
+    opener.close()
+    expect(page.locator("#match-round")).to_have_text("Round 1 of 2")
+    expect(page.locator("#match-totals caption")).to_contain_text("Match totals after round 1", timeout=60_000)
+    first = page.locator("#scores tbody td.plus, #scores tbody td.minus").all_inner_texts()
+    totals = page.locator("#match-totals td.plus, #match-totals td.minus").all_inner_texts()
+    assert sorted(first) == sorted(totals), (first, totals)
+    expect(page.locator("#rematch")).to_have_text("Next round")
+    # Beside each player's name, their match total so far.
+    beside = page.locator(".players .match-total").all_inner_texts()
+    assert sorted(beside) == sorted(totals), (beside, totals)
+    screenshot(page, "match-round-1-phone")
+    page.click("#rematch")
+    expect(page.locator("#match-winner")).to_contain_text("wins the match!", timeout=60_000)
+    expect(page.locator("#match-totals caption")).to_have_text("Match over after round 2")
+    expect(page.locator("#rematch")).to_have_text("New match")
+    screenshot(page, "match-over-phone")
+    _no_page_errors(page)
+    page.context.close()
+
+
+def test_the_lobby_shows_the_round_and_totals_of_a_match_being_played(server: ServerProcess, browser: Browser) -> None:
+    player = Client(server, "Lia")
+    player.create(
+        [{"kind": "person"}, {"kind": "bot", "level": "easy"}],
+        rules={"options": {"turn_seconds": None, "rounds": 3}},
+        public=True,
+    )
+    player.request({"type": "start_game"})
+    page = _page(browser, DESKTOP)
+    page.goto(server.url)
+    entry = page.locator("#lobby li", has_text=player.code)
+    expect(entry.locator(".lobby-match")).to_have_text("Round 1 of 3 · 0 / 0")
+    screenshot(page, "lobby-match-desktop")
+    player.close()
     _no_page_errors(page)
     page.context.close()
 
@@ -420,6 +469,38 @@ def test_the_pages_set_rules_agree_with_the_engine(server: ServerProcess, browse
             else:
                 assert reading["ok"], (tiles, wrap, reading)
                 assert (reading["kind"], reading["value"]) == (meld.kind.value, meld.value), (tiles, wrap)
+    page.context.close()
+
+
+def test_a_deal_that_does_not_match_its_commitment_is_a_warning(
+    server: ServerProcess, browser: Browser, finished_game: str
+) -> None:
+    page = _page(browser, DESKTOP)
+
+    def altered(route: Route) -> None:
+        record = route.fetch().json()
+        record["fairness"]["salt"] = "0" * 32
+        route.fulfill(json=record)
+
+    page.route(f"**/api/games/{finished_game}/record", altered)
+    page.goto(f"{server.url}/replay/{finished_game}")
+    expect(page.locator("#replay-deal-check")).to_have_attribute("data-status", "mismatch")
+    expect(page.locator("#replay-deal-check")).to_contain_text("do not match")
+    _no_page_errors(page)
+    page.context.close()
+
+
+def test_where_the_browser_has_no_sha256_the_page_points_to_tilerummy_verify(
+    server: ServerProcess, browser: Browser, finished_game: str
+) -> None:
+    page = _page(browser, DESKTOP)
+    # As on a page that is not a secure context: crypto.subtle is missing.
+    page.add_init_script("Object.defineProperty(window.crypto, 'subtle', { value: undefined })")
+    page.goto(f"{server.url}/r/{finished_game.split('-')[0]}")
+    page.click("#join-invite")
+    expect(page.locator("#deal-check")).to_have_attribute("data-status", "unavailable")
+    expect(page.locator("#deal-check")).to_contain_text("tilerummy verify")
+    _no_page_errors(page)
     page.context.close()
 
 
@@ -537,9 +618,11 @@ def _texts_fit_and_speak(page: Page, language: str, where: str) -> None:
 
 @pytest.fixture(scope="module")
 def finished_game(server: ServerProcess) -> str:
-    """A game two bots played to the end, for its replay."""
+    """The first round of a two-round match two bots played, for its result (with the match's totals) and replay."""
     host = Client(server, "Hal")
-    host.create([{"kind": "bot", "level": "easy"}] * 2, rules={"options": {"turn_seconds": None}}, public=False)
+    host.create(
+        [{"kind": "bot", "level": "easy"}] * 2, rules={"options": {"turn_seconds": None, "rounds": 2}}, public=False
+    )
     host.request({"type": "start_game"})
     over = host.wait_for(lambda message: message["type"] == "game" and message["game"]["result"] is not None, 120)
     host.close()
@@ -556,16 +639,20 @@ def test_every_page_fits_and_speaks_the_language(
     page.goto(f"{server.url}/?bot_delay=0")
     page.wait_for_selector("#play-bots")
     # Every drop-down at its longest choice, as a player may leave it.
-    for select in ("#level", "#room-preset", "#room-display", "#bot-turn"):
+    for select in ("#level", "#room-preset", "#room-display", "#bot-turn", "#room-rounds", "#room-target"):
         longest = page.eval_on_selector(
             select, "s => [...s.options].reduce((a, b) => (b.text.length > a.text.length ? b : a)).value"
         )
         page.select_option(select, longest)
+    expect(page.locator("#tutorial-offer")).to_be_visible()
     _texts_fit_and_speak(page, language, "home")
     screenshot(page, f"home-{language}-{size}")
 
+    # A match of three rounds, from the form.
+    page.select_option("#room-rounds", "3")
     page.click("#create-room")
     page.wait_for_selector("#invite")
+    expect(page.locator(".rules")).to_contain_text(_catalogue(language)["rule_rounds"].replace("{n}", "3"))
     _texts_fit_and_speak(page, language, "room")
     page.goto(f"{server.url}/?bot_delay=0")
     page.select_option("#bots", "3")
@@ -577,20 +664,149 @@ def test_every_page_fits_and_speaks_the_language(
     page.click("#move-log summary")
     _texts_fit_and_speak(page, language, "game")
     screenshot(page, f"game-{language}-{size}")
+    # The sealed deal: its first digits at a glance, the whole commitment and what it means on demand.
+    expect(page.locator("#fair-deal summary")).to_contain_text(re.compile(r"\b[0-9a-f]{8}$"))
+    page.click("#fair-deal summary")
+    expect(page.locator("#fair-commitment")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+    _texts_fit_and_speak(page, language, "sealed deal")
+    screenshot(page, f"game-sealed-deal-{language}-{size}")
     page.click("#help")
+    expect(page.locator("#help-tutorial")).to_be_visible()
     _texts_fit_and_speak(page, language, "help")
     page.keyboard.press("Escape")
 
     # The finished game's room, watched: the result and its scores.
     page.goto(f"{server.url}/r/{finished_game.split('-')[0]}")
     expect(page.locator("#scores")).to_be_visible()
+    # The match's totals after its first round, and the wait for the next one.
+    expect(page.locator("#match-totals tbody tr")).to_have_count(2)
+    expect(page.locator("#match-totals caption")).to_have_text(_catalogue(language)["match_totals"].replace("{n}", "1"))
+    # The browser hashed the revealed seed and salt: they match the commitment.
+    expect(page.locator("#deal-check")).to_have_attribute("data-status", "verified")
     _texts_fit_and_speak(page, language, "result")
+    screenshot(page, f"result-{language}-{size}")
+    # The analysis over the result: every player's missed chances, every turn, a best play drawn with tiles.
+    page.click("#analyse")
+    expect(page.locator("#analysis-summary tbody tr")).to_have_count(2, timeout=90_000)
+    expect(page.locator("#analysis-turns li").first).to_be_visible()
+    missed = page.locator(".analysis-turn.missed .best-play summary")
+    if missed.count():
+        missed.first.click()
+        expect(page.locator(".analysis-turn.missed .best-table .tile").first).to_be_visible()
+    _texts_fit_and_speak(page, language, "analysis")
+    screenshot(page, f"analysis-{language}-{size}")
+    page.keyboard.press("Escape")
+    expect(page.locator("#analysis")).to_have_count(0)
 
     page.goto(f"{server.url}/replay/{finished_game}")
     page.click("#replay-last")
     page.click("#move-log summary")
     expect(page.locator("#replay-scores")).to_be_visible()
+    expect(page.locator("#replay-deal-check")).to_have_attribute("data-status", "verified")
     _texts_fit_and_speak(page, language, "replay")
     screenshot(page, f"replay-{language}-{size}")
+    # The analysis in the replay: the turn shown has its verdict beside its line, the last step the summary.
+    page.click("#replay-analyse")
+    expect(page.locator("#replay-analysis")).to_be_visible(timeout=90_000)
+    expect(page.locator(".replay-view #analysis-summary tbody tr")).to_have_count(2)
+    page.click("#replay-first")
+    expect(page.locator("#replay-analysis")).to_have_count(0)
+    page.click("#replay-next")
+    expect(page.locator("#replay-analysis")).to_contain_text(re.compile(r"[✓✗]"))
+    _texts_fit_and_speak(page, language, "replay analysis")
+    screenshot(page, f"replay-analysis-{language}-{size}")
     _no_page_errors(page)
     page.context.close()
+
+
+# --- The tutorial, in every language ------------------------------------------------
+
+#: The tutorial's steps done right: each a list of new sets, each set's tiles in order ("table:" takes one from the table).
+TUTORIAL_PLAYS = [
+    [["R3", "R4", "R5"]],
+    [["R8", "B8", "K8"]],
+    [["R10", "R11", "R12"]],
+    [["table:R7", "B7", "K7"]],
+    [["B10", "B11", "J"]],
+]
+
+
+def _lay_sets(page: Page, sets: list[list[str]]) -> None:
+    """Drag each set to the table as a new set, tile by tile."""
+    for tiles in sets:
+        index = page.locator(".table .set").count()
+        for place, tile in enumerate(tiles):
+            source = (
+                f'.table .tile[data-t="{tile[6:]}"]' if tile.startswith("table:") else f'.rack .tile[data-t="{tile}"]'
+            )
+            drag(page, source, "#new-set" if place == 0 else f'[data-drop="set:{index}"]')
+        expect(page.locator(".table .set").nth(index).locator(".tile")).to_have_count(len(tiles))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_newcomer_learns_the_game_from_the_tutorial(server: ServerProcess, browser: Browser, language: str) -> None:
+    size = "desktop" if language in ("en", "it") else "phone"
+    page = _page(browser, DESKTOP if size == "desktop" else PHONE, locale=language)
+    texts = _catalogue(language)
+    page.goto(f"{server.url}/?bot_delay=0")
+    # Someone who has never been here is offered the tutorial first.
+    expect(page.locator("#tutorial-offer")).to_contain_text(texts["tutorial_offer_title"])
+    page.click("#tutorial-start")
+    expect(page.locator("#lesson h2")).to_have_text(texts["lesson_run_title"])
+    # A wrong move: a valid group where the step asks for a run. The step says what is wrong.
+    _lay_sets(page, [["B7", "Y7", "K7"]])
+    page.click("#end-turn")
+    expect(page.locator("#lesson-hint")).to_have_text(texts["lesson_run_wrong"])
+    _texts_fit_and_speak(page, language, "tutorial hint")
+    screenshot(page, f"tutorial-hint-{language}-{size}")
+    page.click("#reset")
+    expect(page.locator(".table .set")).to_have_count(0)
+    for step, plays in enumerate(TUTORIAL_PLAYS, start=1):
+        expect(page.locator("#lesson .lesson-step")).to_have_text(
+            texts["lesson_step"].replace("{n}", str(step)).replace("{total}", str(len(TUTORIAL_PLAYS)))
+        )
+        _lay_sets(page, plays)
+        expect(page.locator("#end-turn")).to_be_enabled()
+        page.click("#end-turn")
+        expect(page.locator("#lesson-done")).to_have_text(texts["lesson_well_done"])
+        _texts_fit_and_speak(page, language, f"tutorial step {step}")
+        screenshot(page, f"tutorial-{step}-{language}-{size}")
+        page.click("#lesson-next")
+    expect(page.locator("#tutorial-done h2")).to_have_text(texts["tutorial_done_title"])
+    _texts_fit_and_speak(page, language, "tutorial done")
+    # Then a real game against the computer.
+    page.click("#tutorial-play")
+    page.wait_for_selector(".rack .tile")
+    expect(page.locator(".player")).to_have_count(2)
+    # The home page now offers the tutorial as a link, not first.
+    page.goto(server.url)
+    expect(page.locator("#tutorial-link")).to_be_visible()
+    expect(page.locator("#tutorial-offer")).to_have_count(0)
+    assert page.evaluate("window.errorToasts") == []
+    _no_page_errors(page)
+    page.context.close()
+
+
+def test_a_second_window_takes_the_seat_and_the_first_does_not_take_it_back(
+    server: ServerProcess, browser: Browser
+) -> None:
+    first = _page(browser, DESKTOP)
+    first.goto(server.url)
+    first.fill("#name", "Dora")
+    first.click("#create-room")
+    first.wait_for_selector("#invite")
+    invite = first.input_value("#invite")
+    # The same browser (the seat's token in its storage) opens the room in a second window.
+    second = first.context.new_page()
+    second.set_default_timeout(WAIT_MS)
+    second.goto(invite)
+    second.wait_for_selector("#invite")
+    expect(first.locator("#play-here")).to_be_visible()
+    expect(first.locator("#connection")).to_contain_text("another window")
+    expect(second.locator("#play-here")).to_have_count(0)
+    # Asked to, the first window plays here again, and the second is the one that steps aside.
+    first.click("#play-here")
+    expect(second.locator("#play-here")).to_be_visible()
+    expect(first.locator("#play-here")).to_have_count(0)
+    expect(first.locator("#invite")).to_have_value(invite)
+    _no_page_errors(first)

@@ -16,7 +16,7 @@ applied (a server whose write of an action failed undoes it this way).
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -128,7 +128,8 @@ class _Before:
     table_pieces: int
     turn: int
     melded: tuple[bool, ...]
-    could_meld: tuple[bool, ...]
+    opening_racks: tuple[list[Piece] | None, ...]
+    opening_found: tuple[tuple[list[Piece], bool] | None, ...]
     turns_after_pool_empty: int | None
     idle_turns: int
     result: RoundScore | None
@@ -168,9 +169,13 @@ class Game:
         self._table_pieces: list[Piece] = []
         self.turn = deal.first
         self._melded = [False] * deal.players
-        self._could_meld = [False] * deal.players
+        # Each seat's rack at the start of its latest turn before it melded. An
+        # unmelded rack only grows, so it held an initial meld then if it ever
+        # did at a turn's start: one search, when the answer is wanted, tells.
+        self._opening_racks: list[list[Piece] | None] = [None] * deal.players
+        self._opening_found: list[tuple[list[Piece], bool] | None] = [None] * deal.players
         self._actions: list[Action] = []
-        self._before: list[_Before] = []
+        self._before: deque[_Before] = deque()
         self._turns_after_pool_empty: int | None = None
         self._idle_turns = 0
         self._result: RoundScore | None = None
@@ -235,7 +240,7 @@ class Game:
     def could_meld(self) -> tuple[bool, ...]:
         """For each seat, whether its rack held an initial meld at the start of
         one of its turns before it made one (the -200 / -100 rule)."""
-        return tuple(self._could_meld)
+        return tuple(self._could_meld(seat) for seat in range(len(self.players)))
 
     @property
     def actions(self) -> tuple[Action, ...]:
@@ -342,10 +347,13 @@ class Game:
         """Take back the last action and return it: the game, and every view of
         it, is exactly as it was before the action. Cheap: nothing is replayed.
 
-        :raises IndexError: when no action has been applied.
+        :raises IndexError: when no action has been applied, or the action is
+            older than :meth:`limit_undo` keeps.
         """
         if not self._actions:
             raise IndexError("no action to take back: the round has just been dealt")
+        if not self._before:
+            raise IndexError(f"only the last {self._before.maxlen} actions can be taken back")
         before = self._before.pop()
         self._racks = list(before.racks)
         self._pool = before.pool
@@ -353,12 +361,25 @@ class Game:
         del self._table_pieces[before.table_pieces :]
         self.turn = before.turn
         self._melded = list(before.melded)
-        self._could_meld = list(before.could_meld)
+        self._opening_racks = list(before.opening_racks)
+        self._opening_found = list(before.opening_found)
         self._turns_after_pool_empty = before.turns_after_pool_empty
         self._idle_turns = before.idle_turns
         self._result = before.result
         self._turn_started_at = before.turn_started_at
         return self._actions.pop()
+
+    def limit_undo(self, depth: int) -> None:
+        """Keep what :meth:`pop` needs for the last ``depth`` actions only (1 or more).
+
+        Each action remembered holds the racks and pool as they were: a long
+        round kept whole for undo holds many copies, which a server with many
+        games pays for in memory and in the garbage collector's passes.
+        """
+        if depth < 1:
+            raise ValueError(f"the undo depth is 1 or more, not {depth}")
+        if self._before.maxlen != depth:
+            self._before = deque(self._before, maxlen=depth)
 
     # --- Views -----------------------------------------------------------
 
@@ -414,7 +435,8 @@ class Game:
                 table_pieces=len(self._table_pieces),
                 turn=self.turn,
                 melded=tuple(self._melded),
-                could_meld=tuple(self._could_meld),
+                opening_racks=tuple(self._opening_racks),
+                opening_found=tuple(self._opening_found),
                 turns_after_pool_empty=self._turns_after_pool_empty,
                 idle_turns=self._idle_turns,
                 result=self._result,
@@ -479,11 +501,22 @@ class Game:
 
     def _start_turn(self) -> None:
         seat = self.turn
-        if self.rules.unmelded_penalty and not self._melded[seat] and not self._could_meld[seat]:
-            self._could_meld[seat] = has_opening([piece.tile for piece in self._racks[seat]], self.rules)
+        if self.rules.unmelded_penalty and not self._melded[seat]:
+            self._opening_racks[seat] = self._racks[seat]
+
+    def _could_meld(self, seat: int) -> bool:
+        rack = self._opening_racks[seat]
+        if rack is None:
+            return False
+        found = self._opening_found[seat]
+        # Racks are replaced, never changed in place: the same list is the same rack.
+        if found is None or found[0] is not rack:
+            found = (rack, has_opening([piece.tile for piece in rack], self.rules))
+            self._opening_found[seat] = found
+        return found[1]
 
     def _finish(self) -> None:
-        unmelded = {seat: self._could_meld[seat] for seat in range(len(self.players)) if not self._melded[seat]}
+        unmelded = {seat: self._could_meld(seat) for seat in range(len(self.players)) if not self._melded[seat]}
         self._result = score_round(
             [[piece.tile for piece in rack] for rack in self._racks],
             self.rules,

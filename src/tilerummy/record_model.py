@@ -233,7 +233,10 @@ def _at(location: list[Any], reason: str) -> str:
 def _shown(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**20:
         return "a huge number"
-    return shorten(repr(value), 40)
+    try:
+        return shorten(repr(value), 40)
+    except RecursionError:
+        return "a value nested too deeply"
 
 
 def _items(count: object) -> str:

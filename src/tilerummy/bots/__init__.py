@@ -11,6 +11,7 @@ from .easy import EasyBot
 from .expert import DEFAULT_BUDGET, ExpertBot
 from .greedy import GreedyBot
 from .hard import HardBot
+from .network import NetworkBot
 from .simple import RandomBot, SimpleBot
 
 
@@ -27,6 +28,7 @@ _MAKERS: dict[str, Callable[[int, float | None], Bot]] = {
     "easy": lambda seed, budget: EasyBot(seed),
     "greedy": lambda seed, budget: GreedyBot(seed),
     "hard": lambda seed, budget: HardBot(seed),
+    "network": lambda seed, budget: NetworkBot(seed),
     "expert": lambda seed, budget: ExpertBot(seed, DEFAULT_BUDGET if budget is None else budget),
 }
 
@@ -49,4 +51,15 @@ def make_bot(level: str, *, seed: int = 0, budget: float | None = None) -> Bot:
     return maker(seed, budget)
 
 
-__all__ = ["LEVELS", "Bot", "EasyBot", "ExpertBot", "GreedyBot", "HardBot", "RandomBot", "SimpleBot", "make_bot"]
+__all__ = [
+    "LEVELS",
+    "Bot",
+    "EasyBot",
+    "ExpertBot",
+    "GreedyBot",
+    "HardBot",
+    "NetworkBot",
+    "RandomBot",
+    "SimpleBot",
+    "make_bot",
+]

@@ -121,6 +121,11 @@ class TileRummyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type in
             raise RuntimeError("no round yet: call reset() first")
         return self._game
 
+    @property
+    def offered_plays(self) -> list[Solution]:
+        """The plays actions 0, 1, ... stand for, for the agent to move."""
+        return list(self._found)
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new round: from ``seed``, or from the environment's own generator."""
         if seed is not None:

@@ -83,6 +83,11 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
             raise RuntimeError("no round yet: call reset() first")
         return self._game
 
+    @property
+    def offered_plays(self) -> list[Solution]:
+        """The plays actions 0, 1, ... stand for this turn (what the observation's play rows describe)."""
+        return list(self._found)
+
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:

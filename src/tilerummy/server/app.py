@@ -9,6 +9,7 @@ Routes (the browser client will be served under ``/``):
 - ``GET /healthz``: ``{"status": "ok"}``
 - ``GET /protocol.schema.json``: the JSON Schema of every WebSocket message
 - ``GET /api/lobby``: the public rooms
+- ``GET /api/stats``: the server's load: rooms, connections, writes, the event loop's longest stall
 - ``GET /api/rooms/{code}``: a room
 - ``GET /api/rooms/{code}/games``: the games played in a room
 - ``GET /api/games/{game_id}/record``: a finished game's record (``tilerummy replay`` reads it)
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 from collections import OrderedDict
@@ -47,10 +49,11 @@ from .connection import Connection
 from .gate import Gate
 from .hub import Hub
 from .limits import ServerLimits
+from .loop_monitor import KEPT_SECONDS, LoopMonitor
 from .protocol import PROTOCOL_VERSION, json_schema
 from .public_address import PublicAddress
 from .security_headers import SecurityHeaders
-from .store import Store, default_database_path, open_store
+from .store import Store, StoredGame, default_database_path, open_store
 
 log = logging.getLogger("tilerummy.server")
 
@@ -60,6 +63,13 @@ SWEEP_SECONDS = 5
 HTTP_RESERVE = 100
 #: A request's headers must arrive within this many seconds.
 HEADER_SECONDS = 10.0
+#: The garbage collector's thresholds in a serving process (Python's own are 700, 10, 10).
+#: A full collection walks every object of every game and connection while every
+#: thread waits: with Python's thresholds it comes every few seconds under load
+#: and holds the loop far longer than any message. A large young generation lets
+#: a message's garbage die young instead of reaching the old generation, and the
+#: old generation is walked only after a hundred middle ones.
+GC_THRESHOLDS = (50_000, 20, 100)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +107,35 @@ async def lobby(request: Request) -> Response:
     return JSONResponse({"protocol": PROTOCOL_VERSION, "rooms": _hub(request).lobby()})
 
 
+async def stats(request: Request) -> Response:
+    """The load on this server; ``?seconds=N`` (default 60) is the window of the longest stall."""
+    hub = _hub(request)
+    monitor: LoopMonitor = request.app.state.loop_monitor
+    try:
+        seconds = float(request.query_params.get("seconds", "60"))
+    except ValueError:
+        return _error(400, "bad_seconds", "seconds is a number of seconds")
+    if not 0 < seconds <= KEPT_SECONDS:
+        return _error(400, "bad_seconds", f"seconds is more than 0 and at most {KEPT_SECONDS}")
+    writer = hub.writer
+    recent = monitor.within(seconds)
+    return JSONResponse(
+        {
+            "rooms": len(hub.rooms),
+            "playing": sum(1 for room in hub.rooms.values() if room.status == "playing"),
+            "connections": len(request.app.state.gate),
+            "loop": {
+                "seconds": seconds,
+                "longest_stall_ms": round(1000 * recent.stall, 3),
+                "longest_work_ms": round(1000 * recent.work, 3),
+                "longest_collection_ms": round(1000 * recent.collection, 3),
+                "full_collections": recent.full_collections,
+            },
+            "writes": {"transactions": writer.transactions, "changes": writer.changes, "pending": writer.pending},
+        }
+    )
+
+
 async def room_info(request: Request) -> Response:
     hub = _hub(request)
     room = hub.rooms.get(str(request.path_params["code"]).upper())
@@ -127,15 +166,22 @@ async def room_games(request: Request) -> Response:
     )
 
 
-async def game_record(request: Request) -> Response:
-    hub = _hub(request)
+async def _finished_game(request: Request, what: str) -> StoredGame | Response:
+    """The stored game the path names, or the error to answer: none has that id, or
+    it is still being played (``what`` shows every rack, so it waits for the end)."""
     game_id = str(request.path_params["game_id"]).upper()
-    stored = await asyncio.get_running_loop().run_in_executor(None, hub.store.game, game_id)
+    stored = await asyncio.get_running_loop().run_in_executor(None, _hub(request).store.game, game_id)
     if stored is None:
         return _error(404, "no_such_game", "no game has this id")
     if stored.result is None:
-        # A record holds every rack and the pool: it waits for the end of the game.
-        return _error(409, "game_not_over", "the record is available once the game is over")
+        return _error(409, "game_not_over", f"the {what} is available once the game is over")
+    return stored
+
+
+async def game_record(request: Request) -> Response:
+    stored = await _finished_game(request, "record")
+    if isinstance(stored, Response):
+        return stored
     return JSONResponse(
         stored.record(), headers={"Content-Disposition": f'attachment; filename="tilerummy-{stored.id}.json"'}
     )
@@ -169,16 +215,11 @@ class Analyses:
 
 
 async def game_analysis(request: Request) -> Response:
-    hub = _hub(request)
-    game_id = str(request.path_params["game_id"]).upper()
-    stored = await asyncio.get_running_loop().run_in_executor(None, hub.store.game, game_id)
-    if stored is None:
-        return _error(404, "no_such_game", "no game has this id")
-    if stored.result is None:
-        # The analysis shows every rack: it waits for the end of the game.
-        return _error(409, "game_not_over", "the analysis is available once the game is over")
+    stored = await _finished_game(request, "analysis")
+    if isinstance(stored, Response):
+        return stored
     analyses: Analyses = request.app.state.analyses
-    analysis = await analyses.get(hub, stored.id, stored.record())
+    analysis = await analyses.get(_hub(request), stored.id, stored.record())
     if analysis is None:
         return _error(503, "analysis_failed", "the analysis could not be worked out now; try again later")
     return JSONResponse(analysis)
@@ -221,6 +262,7 @@ ROUTES = [
     Route("/healthz", healthz),
     Route("/protocol.schema.json", protocol_schema),
     Route("/api/lobby", lobby),
+    Route("/api/stats", stats),
     Route("/api/rooms/{code}", room_info),
     Route("/api/rooms/{code}/games", room_games),
     Route("/api/games/{game_id}/record", game_record),
@@ -257,12 +299,15 @@ def create_app(
         app.state.gate = gate = Gate(settings.limits)
         app.state.public = settings.public
         sweeper = asyncio.ensure_future(_sweep(hub, gate))
+        app.state.loop_monitor = monitor = LoopMonitor()
+        watcher = asyncio.ensure_future(monitor.watch())
         if settings.announce:
             print(settings.announce, flush=True)
         try:
             yield
         finally:
             sweeper.cancel()
+            watcher.cancel()
             await hub.close()
             opened.close()
 
@@ -304,6 +349,10 @@ def serve(host: str, port: int, settings: Settings) -> None:
     )
     # Opened before the server starts, so a database that cannot be used is one line, not a failed startup.
     store = open_store(settings.database)
+    gc.set_threshold(*GC_THRESHOLDS)
+    # What is loaded by now (modules, the rules, the schema) lives as long as the process: never walk it again.
+    gc.collect()
+    gc.freeze()
     uvicorn.Server(uvicorn_config(create_app(announced, store), host, port, announced)).run()
 
 

@@ -15,9 +15,10 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from ..analysis import analyse
 from ..bots import make_bot
@@ -26,6 +27,8 @@ from ..records import GameRecord
 from ..solver import Solution, solve
 
 log = logging.getLogger("tilerummy.server")
+
+_T = TypeVar("_T")
 
 
 #: The share of its budget a bot that searches may think for; the rest covers the trip to the worker.
@@ -78,49 +81,30 @@ class BotPool:
         return concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
 
     async def choose(self, level: str, seed: int, view: PlayerView, budget: float) -> Action | None:
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._executor, choose_action, level, seed, view, budget)
+        return await self._run(f"a {level} bot", budget, choose_action, level, seed, view, budget)
+
+    async def suggest(self, view: PlayerView, budget: float) -> Solution | None:
+        """The best play for a hint; None when there is none or it took longer than ``budget``."""
+        return await self._run("a hint", budget, suggest_play, view)
+
+    async def analyse(self, record: dict[str, Any], budget: float) -> dict[str, Any] | None:
+        """A finished game's analysis; None when it failed or took longer than ``budget``."""
+        return await self._run("an analysis", budget, analyse_record, record)
+
+    async def _run(self, what: str, budget: float, work: Callable[..., _T], *args: Any) -> _T | None:
+        """``work(*args)`` in a worker; None when it failed or took longer than ``budget`` seconds."""
+        future = asyncio.get_running_loop().run_in_executor(self._executor, work, *args)
         try:
             return await asyncio.wait_for(future, timeout=max(budget, 0.01))
         except TimeoutError:
-            log.warning("a %s bot ran out of its %.1f s budget", level, budget)
+            log.warning("%s ran out of its %.1f s budget", what, budget)
         except BrokenProcessPool:
-            # A worker died (killed, out of memory): start afresh for the next move.
+            # A worker died (killed, out of memory): start afresh for the next piece of work.
             log.error("the bot workers stopped; starting new ones")
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = self._new_executor()
         except Exception:
-            log.exception("a %s bot failed", level)
-        return None
-
-    async def suggest(self, view: PlayerView, budget: float) -> Solution | None:
-        """The best play for a hint; None when there is none or it took longer than ``budget``."""
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._executor, suggest_play, view)
-        try:
-            return await asyncio.wait_for(future, timeout=max(budget, 0.01))
-        except TimeoutError:
-            log.warning("a hint ran out of its %.1f s budget", budget)
-        except BrokenProcessPool:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = self._new_executor()
-        except Exception:
-            log.exception("a hint failed")
-        return None
-
-    async def analyse(self, record: dict[str, Any], budget: float) -> dict[str, Any] | None:
-        """A finished game's analysis; None when it failed or took longer than ``budget``."""
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._executor, analyse_record, record)
-        try:
-            return await asyncio.wait_for(future, timeout=budget)
-        except TimeoutError:
-            log.warning("an analysis ran out of its %.0f s budget", budget)
-        except BrokenProcessPool:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = self._new_executor()
-        except Exception:
-            log.exception("an analysis failed")
+            log.exception("%s failed", what)
         return None
 
     def close(self) -> None:

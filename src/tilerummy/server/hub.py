@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from .. import __version__
@@ -60,6 +59,7 @@ from .rooms import Room, RoomError
 from .seating import Seating
 from .store import Change, Store, StoreError
 from .turns import Turns
+from .writer import Writer
 
 __all__ = ["Hub", "Member", "Outbox"]
 
@@ -93,8 +93,8 @@ class Hub:
         self.bot_budget = bot_budget
         self.rooms: dict[str, Room] = {}
         self.runtime: dict[str, RoomRuntime] = {}
-        # One thread keeps writes in order and off the event loop; actions are applied there too.
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+        # Writes leave the event loop, in order, grouped when they queue up.
+        self.writer = Writer(store)
         self._tasks: set[asyncio.Task[None]] = set()
         self.tell = Broadcast(self)
         self.seating = Seating(self)
@@ -130,7 +130,7 @@ class Hub:
     async def start(self) -> None:
         """Load every room that was open or playing and catch its clock up."""
         now = self.clock()
-        for data in await self.run(lambda: self.store.rooms(active_only=True)):
+        for data in await self.read(lambda: self.store.rooms(active_only=True)):
             room = Room.from_data(data, now)
             self.rooms[room.code] = room
             self.runtime[room.code] = RoomRuntime(idle_since=now)
@@ -148,7 +148,7 @@ class Hub:
     async def _restore_game(self, room: Room) -> None:
         assert room.game_id is not None
         game_id = room.game_id
-        stored = await self.run(lambda: self.store.game(game_id))
+        stored = await self.read(lambda: self.store.game(game_id))
         if stored is None:
             log.error("room %s: game %s is missing from the database", room.code, room.game_id)
             room.status, room.game_id = "open", None
@@ -168,24 +168,22 @@ class Hub:
             runtime.cancel_all()
         for task in list(self._tasks):
             task.cancel()
-        self._writer.shutdown(wait=True)
+        await self.writer.drained()
+        self.writer.close()
         self.bots.close()
 
     # --- Plumbing the parts share ---------------------------------------------
 
-    async def run(self, work: Callable[..., _T], *args: Any) -> _T:
-        """Run store work (and the engine work that goes with it) in order.
-
-        A store whose writes are quick (SQLite, no network) is called right here:
-        a thread would cost more, as it waits for the interpreter's lock behind the
-        loop. Others (PostgreSQL) run in the store's thread, off the loop.
-        """
-        if self.store.quick:
-            return work(*args)
-        return await asyncio.get_running_loop().run_in_executor(self._writer, work, *args)
+    async def read(self, work: Callable[[], _T]) -> _T:
+        """Run a read of the store in a thread, off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(None, work)
 
     async def write(self, change: Change) -> None:
-        await self.run(self.store.commit, change)
+        """Store the change; returns once it is committed, so it may be announced.
+
+        :raises StoreError: the change could not be written.
+        """
+        await self.writer.write(change)
 
     def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         """Run a coroutine as a task the hub cancels when it closes."""

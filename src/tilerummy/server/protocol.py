@@ -147,6 +147,16 @@ class SeatState(ProtocolModel):
     stand_in: bool = Field(description="a bot is playing for this person, who is away")
 
 
+class MatchState(ProtocolModel):
+    """A room's match (rules with ``rounds`` or ``target_score``): the round and the running totals by seat."""
+
+    round: int = Field(description="the round being played, or the last one played (0 before the first)")
+    rounds: int | None = Field(description="the match ends after this many rounds (null: no limit)")
+    target_score: int | None = Field(description="the match ends once a total reaches this (null: no target)")
+    totals: list[int] = Field(description="each seat's total over the match's finished rounds")
+    over: bool = Field(description="the match is over: the host's next game starts a new match")
+
+
 class RoomState(ProtocolModel):
     code: str
     invite: str = Field(description="the invite link's path, to join from a browser")
@@ -160,6 +170,7 @@ class RoomState(ProtocolModel):
     game_id: str | None
     games: int = Field(description="games played in this room")
     muted: list[str]
+    match: MatchState | None = Field(default=None, description="the match, when the rules play several rounds")
 
 
 class FairDeal(ProtocolModel):

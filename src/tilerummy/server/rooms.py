@@ -22,6 +22,7 @@ from ..fairness import Fairness
 from ..game import Game
 from ..records import FORMAT, VERSION
 from ..rules import Rules
+from ..scoring import MatchStanding, match_standing
 from .protocol import (
     ROOM_CODE_CHARS,
     ChatLine,
@@ -29,6 +30,7 @@ from .protocol import (
     FairDeal,
     GameState,
     LiveTableUpdate,
+    MatchState,
     RoomOptions,
     RoomState,
     SeatState,
@@ -44,6 +46,8 @@ ONLINE_RULE_RANGES: dict[str, tuple[float, float]] = {
     "initial_meld_points": (0, 200),
     "timeout_penalty": (0, 20),
     "joker_penalty": (0, 200),
+    "rounds": (1, 100),
+    "target_score": (1, 10_000),
 }
 
 RoomStatus = Literal["open", "playing", "finished"]
@@ -134,6 +138,9 @@ class Room:
     game: Game | None = None
     game_id: str | None = None
     games_played: int = 0
+    # The scores of the current match's rounds before the game in the room (stored with the room;
+    # the game's own result is in its record). Empty when the rules play single rounds.
+    match_scores: list[list[int]] = field(default_factory=list)
     seq: int = 0
     muted: set[str] = field(default_factory=set)
     # Not stored with the room: the game's record keeps it (its salt stays secret until the end).
@@ -159,10 +166,6 @@ class Room:
             value = getattr(rules, name)
             if value is not None and not low <= value <= high:
                 raise RoomError("bad_rules", f"{name}={value:g}: at least {low:g} and at most {high:g} on the server")
-        if rules.is_match:
-            raise RoomError(
-                "bad_rules", "a room plays one round per game (target_score and rounds are not used online)"
-            )
         options = request.options.model_copy(
             update={"stand_in_level": check_level(request.options.stand_in_level, "options.stand_in_level")}
         )
@@ -249,6 +252,7 @@ class Room:
         :raises RoomError: see :meth:`check_can_start`.
         """
         self.check_can_start()
+        self.match_scores = self._next_match_scores()
         names = [seat.name or f"Seat {seat.index + 1}" for seat in self.seats]
         self.game = Game(self.rules, Deal.from_seed(self.rules, len(names), seed), names, started_at=now)
         self.fairness = Fairness.commit(seed, salt)
@@ -265,6 +269,33 @@ class Room:
             "fairness": self.fairness.to_dict(),
             "started_at": now,
         }
+
+    def _finished_rounds(self) -> list[list[int]]:
+        """The scores of the match's finished rounds, the game in the room included once it is over."""
+        last = self.game.result.scores if self.game is not None and self.game.result is not None else None
+        return [*self.match_scores, *([list(last)] if last is not None else [])]
+
+    def match_standing(self) -> MatchStanding:
+        return match_standing(self._finished_rounds(), len(self.seats), self.rules)
+
+    def _next_match_scores(self) -> list[list[int]]:
+        """The rounds the next game follows: this match's, unless it is over (or there is none)."""
+        if not self.rules.is_match or self.game is None or not self.game.is_over or self.match_standing().over:
+            return []
+        return self._finished_rounds()
+
+    def match_state(self) -> MatchState | None:
+        """The match's round and totals; None when the rules play single rounds."""
+        if not self.rules.is_match:
+            return None
+        standing = self.match_standing()
+        return MatchState(
+            round=len(self.match_scores) + (1 if self.game is not None else 0),
+            rounds=self.rules.rounds,
+            target_score=self.rules.target_score,
+            totals=list(standing.totals),
+            over=standing.over,
+        )
 
     def game_state(self, seat: int | None) -> GameState | None:
         """A seat's view of the game (None: a spectator's), built from the engine's view."""
@@ -307,6 +338,7 @@ class Room:
             game_id=self.game_id,
             games=self.games_played,
             muted=sorted(self.muted),
+            match=self.match_state(),
         )
 
     def to_data(self) -> dict[str, Any]:
@@ -321,6 +353,7 @@ class Room:
             "status": self.status,
             "game_id": self.game_id,
             "games_played": self.games_played,
+            "match_scores": self.match_scores,
             "seq": self.seq,
             "muted": sorted(self.muted),
         }
@@ -339,6 +372,7 @@ class Room:
             status=data["status"],
             game_id=data.get("game_id"),
             games_played=data.get("games_played", 0),
+            match_scores=[list(scores) for scores in data.get("match_scores", [])],
             seq=data.get("seq", 0),
             muted=set(data.get("muted", [])),
         )

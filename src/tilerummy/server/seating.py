@@ -257,9 +257,9 @@ class Seating:
     async def _start_game(self, room: Room, reply_to: RequestId | None, starter: Member | None) -> None:
         hub = self.hub
         room.check_can_start()
-        previous = (room.game, room.game_id, room.games_played, room.status, room.fairness)
+        previous = (room.game, room.game_id, room.games_played, room.status, room.fairness, room.match_scores)
         now = hub.clock()
-        header = await hub.run(room.start_game, new_seed(), now, new_salt())
+        header = room.start_game(new_seed(), now, new_salt())
         assert room.game_id is not None
         try:
             await hub.write(
@@ -269,7 +269,7 @@ class Seating:
                 )
             )
         except StoreError:
-            room.game, room.game_id, room.games_played, room.status, room.fairness = previous
+            room.game, room.game_id, room.games_played, room.status, room.fairness, room.match_scores = previous
             raise
         hub.tell.room(room)
         room.seq += 1
@@ -294,6 +294,7 @@ class Seating:
                 "bots": [seat.level for seat in room.seats if seat.kind == "bot"],
                 "rules": room.rules.differences(),
                 "spectators": room.spectators,
+                **({"match": match.model_dump()} if (match := room.match_state()) is not None else {}),
             }
             for room in rooms
         ]

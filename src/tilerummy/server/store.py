@@ -6,8 +6,8 @@ acknowledged. A game is kept as its record's header (rules, players, seed,
 start) and its actions, one row each, in the record format
 (``docs/record-format.md``): a game is rebuilt by replaying them.
 
-The store's methods block; the server calls them from one worker thread, in
-order.
+The store's methods block; the server writes from one thread of its own, in
+order, many changes to a transaction when they queue up (:mod:`.writer`).
 
 The database records its schema version (``schema_version``). Opening an
 older database brings it up to date (:data:`MIGRATIONS`, in order); a
@@ -120,10 +120,11 @@ class StoredGame:
 
 
 class Store(Protocol):
-    #: Whether a write takes well under a millisecond (no network, no sync to disk).
-    quick: bool
-
     def commit(self, change: Change) -> None: ...
+
+    def commit_many(self, changes: Sequence[Change]) -> None:
+        """Write the changes, in order, in one transaction: all of them or none."""
+        ...
 
     def stored_version(self) -> int: ...
 
@@ -191,40 +192,47 @@ class _SqlStore:
         return int(row[0])
 
     def commit(self, change: Change) -> None:
+        self.commit_many([change])
+
+    def commit_many(self, changes: Sequence[Change]) -> None:
         with self._lock:
             connection = self._connection()
             try:
-                if change.room is not None:
-                    code, status, data, updated_at = change.room
-                    connection.execute(
-                        self._sql(
-                            "INSERT INTO rooms (code, status, data, updated_at) VALUES (?, ?, ?, ?) "
-                            "ON CONFLICT (code) DO UPDATE SET status = excluded.status, data = excluded.data, "
-                            "updated_at = excluded.updated_at"
-                        ),
-                        (code, status, json.dumps(data), updated_at),
-                    )
-                if change.new_game is not None:
-                    game = change.new_game
-                    connection.execute(
-                        self._sql("INSERT INTO games (id, room, header, created_at) VALUES (?, ?, ?, ?)"),
-                        (game.id, game.room, json.dumps(game.header), game.created_at),
-                    )
-                for action in change.actions:
-                    connection.execute(
-                        self._sql("INSERT INTO actions (game, idx, seq, data) VALUES (?, ?, ?, ?)"),
-                        (action.game, action.index, action.seq, json.dumps(action.action)),
-                    )
-                if change.finished is not None:
-                    connection.execute(
-                        self._sql("UPDATE games SET result = ?, finished_at = ? WHERE id = ?"),
-                        (json.dumps(change.finished.result), change.finished.finished_at, change.finished.game),
-                    )
+                for change in changes:
+                    self._write(connection, change)
                 connection.commit()
             except Exception as error:
                 with contextlib.suppress(Exception):
                     connection.rollback()
                 raise StoreError(f"could not write to the database: {error}") from error
+
+    def _write(self, connection: Any, change: Change) -> None:
+        if change.room is not None:
+            code, status, data, updated_at = change.room
+            connection.execute(
+                self._sql(
+                    "INSERT INTO rooms (code, status, data, updated_at) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (code) DO UPDATE SET status = excluded.status, data = excluded.data, "
+                    "updated_at = excluded.updated_at"
+                ),
+                (code, status, json.dumps(data), updated_at),
+            )
+        if change.new_game is not None:
+            game = change.new_game
+            connection.execute(
+                self._sql("INSERT INTO games (id, room, header, created_at) VALUES (?, ?, ?, ?)"),
+                (game.id, game.room, json.dumps(game.header), game.created_at),
+            )
+        for action in change.actions:
+            connection.execute(
+                self._sql("INSERT INTO actions (game, idx, seq, data) VALUES (?, ?, ?, ?)"),
+                (action.game, action.index, action.seq, json.dumps(action.action)),
+            )
+        if change.finished is not None:
+            connection.execute(
+                self._sql("UPDATE games SET result = ?, finished_at = ? WHERE id = ?"),
+                (json.dumps(change.finished.result), change.finished.finished_at, change.finished.game),
+            )
 
     def rooms(self, *, active_only: bool) -> list[dict[str, Any]]:
         query = "SELECT data FROM rooms" + (" WHERE status <> 'closed'" if active_only else "") + " ORDER BY code"
@@ -270,8 +278,6 @@ class _SqlStore:
 
 
 class SqliteStore(_SqlStore):
-    quick = True
-
     def __init__(self, path: Path) -> None:
         super().__init__()
         self.path = path
@@ -299,7 +305,6 @@ class SqliteStore(_SqlStore):
 
 class PostgresStore(_SqlStore):
     _placeholder = "%s"
-    quick = False
 
     def __init__(self, url: str) -> None:
         super().__init__()

@@ -1,7 +1,8 @@
 """Turns and the clock: an action applied, stored and announced; deadlines, timeouts and stand-ins.
 
 Everything that changes a game happens under its room's lock and in this
-order: the engine checks and applies it, the store writes it, then everyone
+order: the engine checks and applies it, the store writes it (off the event
+loop, so other rooms play on meanwhile), then everyone
 in the room is told. A refused action changes nothing and only its sender
 hears of it; an action the store could not write is taken back
 (:meth:`~tilerummy.game.Game.pop`) and its sender hears that too.
@@ -61,16 +62,20 @@ class Turns:
         assert game is not None
         before_rack = len(game.rack(action.seat))
         try:
-            # Applied and written together: with a slow store, in one trip to its thread.
-            await self.hub.run(self._apply_and_store, room, action)
+            change = self._apply(room, action)
         except IllegalAction as error:
             if member is not None:
                 member.send(refusal(error.reason, error.detail, reply_to))
             if error.reason is Reason.TIME_UP:
                 await self.apply_due_timeouts(room)
             return False
+        try:
+            await self.hub.write(change)
         except StoreError:
             log.exception("room %s: an action could not be stored; it is undone", room.code)
+            game.pop()
+            room.status = "playing"
+            room.seq -= 1
             if member is not None:
                 member.send(refusal("server_error", "the server could not save this: try again", reply_to))
             self.schedule(room)
@@ -91,14 +96,15 @@ class Turns:
         self.schedule(room)
         return True
 
-    def _apply_and_store(self, room: Room, action: Action) -> None:
-        """Under the room's lock: apply, then write in one transaction.
+    def _apply(self, room: Room, action: Action) -> Change:
+        """Under the room's lock: apply the action, and say what is to be written.
 
         :raises IllegalAction: the action is refused; nothing changed.
-        :raises StoreError: the write failed; the action is taken back.
         """
         game = room.game
         assert game is not None
+        # The server takes back only an action whose write failed: the last one.
+        game.limit_undo(1)
         game.apply(action)
         room.seq += 1
         finished = None
@@ -107,21 +113,11 @@ class Turns:
             assert game.result is not None
             room.status = "finished"
             finished = FinishedGame(room.game_id or "", game.result.to_dict(), now)
-        try:
-            self.hub.store.commit(
-                Change(
-                    room=(room.code, room.status, room.to_data(), now) if finished else None,
-                    actions=[
-                        NewAction(room.game_id or "", len(game.actions) - 1, room.seq, action_to_dict(game.actions[-1]))
-                    ],
-                    finished=finished,
-                )
-            )
-        except StoreError:
-            game.pop()
-            room.status = "playing"
-            room.seq -= 1
-            raise
+        return Change(
+            room=(room.code, room.status, room.to_data(), now) if finished else None,
+            actions=[NewAction(room.game_id or "", len(game.actions) - 1, room.seq, action_to_dict(game.actions[-1]))],
+            finished=finished,
+        )
 
     async def apply_due_timeouts(self, room: Room) -> None:
         """Every turn whose deadline passed ends in a timeout, at its deadline."""

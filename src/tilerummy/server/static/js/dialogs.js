@@ -1,31 +1,18 @@
 // The dialogs over the game: how to play, and the round's result with the room's totals.
 
+import { checkDeal, shortCommitment } from "./fairdeal.js";
 import { t } from "./i18n.js";
-import { h } from "./ui.js";
+import { showAnalysis } from "./review.js";
+import { h, icon, modal } from "./ui.js";
 
-// How to play and the keys, over the game (outside the screen, which is redrawn as the game goes on).
+// How to play and the keys, over the game.
 export function showHelp() {
-  const close = () => {
-    overlay.remove();
-    document.removeEventListener("keydown", onKey);
-  };
-  const onKey = (event) => event.key === "Escape" && close();
-  const overlay = h(
-    "div",
-    { class: "overlay help-overlay", onclick: (event) => event.target === overlay && close() },
-    h(
-      "div",
-      { class: "dialog help-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "help-title" },
-      h("h2", { id: "help-title" }, t("how_title")),
-      h("ul", {}, ["how_goal", "how_sets", "how_first", "how_turn", "how_jokers"].map((key) => h("li", {}, t(key)))),
-      h("h3", {}, t("keys_title")),
-      h("ul", {}, ["key_pick", "key_arrows", "key_new", "key_undo", "key_escape"].map((key) => h("li", {}, t(key)))),
-      h("button", { class: "primary", id: "help-close", onclick: close }, t("close")),
-    ),
-  );
-  document.addEventListener("keydown", onKey);
-  document.body.append(overlay);
-  overlay.querySelector("#help-close").focus();
+  modal("help", t("how_title"), (close) => [
+    h("ul", {}, ["how_goal", "how_sets", "how_first", "how_turn", "how_jokers"].map((key) => h("li", {}, t(key)))),
+    h("h3", {}, t("keys_title")),
+    h("ul", {}, ["key_pick", "key_arrows", "key_new", "key_undo", "key_escape"].map((key) => h("li", {}, t(key)))),
+    h("a", { class: "button secondary", id: "help-tutorial", href: "/#tutorial", onclick: close }, t("tutorial_link")),
+  ]);
 }
 
 function signed(number) {
@@ -43,7 +30,9 @@ export function resultDialog(screen) {
     screen.totals = null;
     loadTotals(screen);
   }
-  if (screen.totals) totals.append(totalsTable(screen));
+  const match = screen.state.room && screen.state.room.match;
+  if (match) totals.append(matchTable(screen, match));
+  else if (screen.totals) totals.append(totalsTable(screen));
   return h(
     "div",
     { class: "overlay" },
@@ -71,10 +60,14 @@ export function resultDialog(screen) {
         ),
       ),
       totals,
+      dealCheck(game.game_id, game.fairness),
       h(
         "div",
         { class: "buttons" },
-        screen.state.host ? h("button", { id: "rematch", class: "primary", onclick: () => screen.api.rematch() }, t("rematch")) : h("p", { class: "muted" }, t("waiting_rematch")),
+        screen.state.host
+          ? h("button", { id: "rematch", class: "primary", onclick: () => screen.api.rematch() }, t(match ? (match.over ? "new_match" : "next_round") : "rematch"))
+          : h("p", { class: "muted" }, t(match && !match.over ? "waiting_next_round" : "waiting_rematch")),
+        h("button", { class: "secondary", id: "analyse", onclick: () => showAnalysis(game.game_id, (seat) => screen.nameOf(seat)) }, t("analyse")),
         h("a", { class: "button secondary", href: `/replay/${game.game_id}`, id: "replay-link" }, t("watch_replay")),
         h("button", { class: "secondary", id: "home", onclick: () => screen.api.goHome() }, t("home")),
       ),
@@ -96,7 +89,7 @@ async function loadTotals(screen) {
     }
     screen.totals = { played, totals };
     const box = document.getElementById("totals");
-    if (box) box.replaceChildren(totalsTable(screen));
+    if (box && !(screen.state.room && screen.state.room.match)) box.replaceChildren(totalsTable(screen));
   } catch {
     // The totals are a nicety; the round's scores are already shown.
   }
@@ -118,4 +111,72 @@ function totalsTable(screen) {
       }),
     ),
   );
+}
+
+// A match's running totals by seat (room.match), the leader first; the winner named once it is over.
+function matchTable(screen, match) {
+  const order = match.totals.map((total, seat) => seat).sort((a, b) => match.totals[b] - match.totals[a] || a - b);
+  const top = Math.max(...match.totals);
+  const winners = order.filter((seat) => match.totals[seat] === top);
+  return h(
+    "div",
+    { class: "match", id: "match" },
+    match.over ? h("p", { class: "winner", id: "match-winner" }, t("match_winner", { name: winners.map((seat) => screen.nameOf(seat)).join(", ") })) : null,
+    h(
+      "table",
+      { class: "scores totals", id: "match-totals" },
+      h("caption", {}, t(match.over ? "match_over_totals" : "match_totals", { n: match.round }), match.target_score ? ` · ${t("match_to", { points: match.target_score })}` : null),
+      h("tbody", {}, order.map((seat) => h("tr", { class: seat === screen.game.seat ? "me" : "" }, h("td", {}, screen.nameOf(seat)), h("td", { class: match.totals[seat] >= 0 ? "plus" : "minus" }, signed(match.totals[seat]))))),
+    ),
+  );
+}
+
+// "Round 2 of 3", or "Round 2 · to 100 points".
+export function matchProgress(match) {
+  const round = match.rounds ? t("match_round_of", { n: match.round, total: match.rounds }) : t("match_round", { n: match.round });
+  return match.target_score ? `${round} · ${t("match_to", { points: match.target_score })}` : round;
+}
+
+// --- The fair deal ----------------------------------------------------------------
+
+// The sealed deal during the game: its commitment's first digits, the whole of it and what it means on demand.
+// The holder keeps whether it is open (`fairOpen`), as the screen is redrawn on every move.
+export function dealSeal(holder, fairness) {
+  if (!fairness || !fairness.commitment) return null;
+  const details = h(
+    "details",
+    { class: "fair", id: "fair-deal", open: Boolean(holder.fairOpen), ontoggle: () => (holder.fairOpen = details.open) },
+    h("summary", { class: "chip", title: t("deal_sealed_about") }, icon("lock"), " ", t("deal_sealed_short", { short: shortCommitment(fairness.commitment) })),
+    h("div", { class: "fair-about" }, h("p", {}, t("deal_sealed_about")), h("code", { id: "fair-commitment" }, fairness.commitment)),
+  );
+  return details;
+}
+
+const DEAL_TEXTS = { checking: "deal_checking", verified: "deal_verified", mismatch: "deal_mismatch", unavailable: "deal_unavailable", sealed: "deal_checking" };
+// The checks already made, by game: the result is redrawn on every message.
+const dealChecks = new Map();
+
+function paintDealCheck(line, status) {
+  line.className = `deal-check ${status}`;
+  line.dataset.status = status;
+  line.replaceChildren(icon("lock"), " ", t(DEAL_TEXTS[status]));
+}
+
+// "Deal verified" (or a warning) once the seed and the salt are revealed: the browser hashes them itself.
+export function dealCheck(gameId, fairness, id = "deal-check") {
+  if (!fairness || !fairness.commitment) return null;
+  const line = h("p", { class: "deal-check", id });
+  const key = `${gameId}:${fairness.seed}:${fairness.salt}`;
+  const known = dealChecks.get(key);
+  if (typeof known === "string") {
+    paintDealCheck(line, known);
+    return line;
+  }
+  paintDealCheck(line, "checking");
+  if (!known) dealChecks.set(key, checkDeal(fairness).then((status) => (dealChecks.set(key, status), status)));
+  dealChecks.get(key).then((status) => {
+    const shown = document.getElementById(id);
+    if (shown) paintDealCheck(shown, status);
+  });
+  return line;
 }

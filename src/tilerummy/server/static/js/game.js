@@ -1,6 +1,6 @@
 // The game screen: the table, the rack, moving tiles (drag, tap or keys), and the turn's buttons.
 
-import { resultDialog, showHelp } from "./dialogs.js";
+import { dealSeal, matchProgress, resultDialog, showHelp } from "./dialogs.js";
 import { Draft, fromRack, markNew, markNewRack, newTiles, sameTiles } from "./draft.js";
 import { t } from "./i18n.js";
 import { TileInput } from "./input.js";
@@ -416,6 +416,8 @@ export class GameScreen {
 
   players() {
     const game = this.game;
+    // In a match, each player's total over the finished rounds sits beside their name.
+    const match = this.state.room && this.state.room.match;
     const seats = (this.state.room && this.state.room.seats) || [];
     return h(
       "section",
@@ -429,10 +431,13 @@ export class GameScreen {
           h("span", { class: "name" }, info.kind === "bot" ? icon("bot") : null, seat === game.seat ? t("you_name", { name }) : this.nameOf(seat)),
           h("span", { class: `count ${seat === this.bumped ? "bumped" : ""}`, title: t("rack_size_title") }, h("span", { class: "mini-tile", "aria-hidden": "true" }), t("tiles_n", { n: game.rack_sizes[seat] })),
           game.melded[seat] ? h("span", { class: "melded", title: t("melded") }, "✓") : null,
+          match ? h("span", { class: `match-total ${match.totals[seat] >= 0 ? "plus" : "minus"}`, title: t("match_total_title") }, match.totals[seat] > 0 ? `+${match.totals[seat]}` : String(match.totals[seat])) : null,
           info.stand_in ? h("span", { class: "badge" }, t("stand_in")) : info.connected === false ? h("span", { class: "badge" }, t("away")) : null,
         );
       }),
       h("div", { class: "chip pool", title: t("pool_title") }, t("pool", { n: game.pool_size })),
+      match ? h("div", { class: "chip match-round", id: "match-round" }, matchProgress(match)) : null,
+      dealSeal(this, game.fairness),
     );
   }
 

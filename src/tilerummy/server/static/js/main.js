@@ -4,8 +4,10 @@ import { LANGUAGES, chosenLanguage, language, setLanguage, t } from "./i18n.js";
 import { Connection } from "./net.js";
 import { GameScreen, playerName } from "./game.js";
 import { beep, h, icon, saveSettings, settings, tileFace, toast } from "./ui.js";
+import { matchProgress } from "./dialogs.js";
 import { showReplay } from "./replay.js";
 import { showRoom } from "./room.js";
+import { TutorialScreen } from "./tutorial.js";
 
 const app = document.getElementById("app");
 const SEATS_KEY = "tilerummy.seats";
@@ -100,6 +102,7 @@ function receive(message) {
     case "snapshot":
       state.seq = message.seq;
       state.room = message.room;
+      followHost();
       state.clockOffset = message.now - Date.now() / 1000;
       setGame(message.game, null);
       show();
@@ -107,6 +110,7 @@ function receive(message) {
     case "room":
       if (!sequenceFits(message.seq)) return;
       state.room = message.room;
+      followHost();
       show();
       break;
     case "game":
@@ -124,6 +128,12 @@ function receive(message) {
     default:
       break;
   }
+}
+
+// The host's rights may pass to another seat (the host left): the room says whose they are.
+function followHost() {
+  const room = state.room;
+  if (room && room.host_seat != null && state.role === "player" && state.seat != null) state.host = room.host_seat === state.seat;
 }
 
 // A skipped number means a missed change: ask for the whole room again.
@@ -152,11 +162,12 @@ function showError(message) {
 // --- Pages -------------------------------------------------------------------
 
 function navigate(path, { replace = false } = {}) {
-  if (location.pathname !== path) history[replace ? "replaceState" : "pushState"](null, "", path);
+  if (location.pathname !== path || location.hash) history[replace ? "replaceState" : "pushState"](null, "", path);
   route();
 }
 
 window.addEventListener("popstate", () => route());
+window.addEventListener("hashchange", () => route());
 
 function route() {
   const path = location.pathname;
@@ -170,10 +181,27 @@ function route() {
   } else if (replay) {
     leaveScreen();
     showReplay(app, header(), replay[1]);
+  } else if (location.hash === TUTORIAL_HASH) {
+    showTutorial();
   } else {
     if (state.code) leaveRoom();
     showHome();
   }
+}
+
+// The tutorial, at /#tutorial: the same screen again after a change of language, at the same step.
+const TUTORIAL_HASH = "#tutorial";
+
+function showTutorial() {
+  if (state.code) leaveRoom();
+  localStorage.setItem(TUTORIAL_SEEN_KEY, "1");
+  if (state.screen instanceof TutorialScreen) {
+    state.screen.render();
+    return;
+  }
+  leaveScreen();
+  if (!state.name) rename(defaultName());
+  state.screen = new TutorialScreen(app, { header, goHome, playBots: () => (navigate("/"), startBotGame(1, "easy", 120)) }, state.name);
 }
 
 function leaveScreen() {
@@ -245,6 +273,15 @@ function showStatus() {
   if (!bar) {
     bar = h("div", { id: "connection", role: "status", "aria-live": "assertive" });
     document.body.append(bar);
+  }
+  if (state.status === "replaced") {
+    // Another window took this seat: offer to play here again, never take it back on our own.
+    bar.replaceChildren(
+      h("span", {}, t("replaced")),
+      h("button", { id: "play-here", onclick: () => state.connection && state.connection.resume() }, t("play_here")),
+    );
+    bar.className = "show";
+    return;
   }
   const away = state.status !== "online" && (state.code || state.status === "offline");
   bar.textContent = away ? t(state.status === "offline" ? "offline" : "reconnecting") : "";
@@ -362,6 +399,10 @@ async function playBots() {
   const bots = Number(document.getElementById("bots").value);
   const level = document.getElementById("level").value;
   const turn = document.getElementById("bot-turn").value;
+  await startBotGame(bots, level, turn);
+}
+
+async function startBotGame(bots, level, turn) {
   const seats = [{ kind: "person" }, ...Array.from({ length: bots }, () => ({ kind: "bot", level }))];
   // A bot waits a moment before it plays, so its move can be followed (?bot_delay= changes it).
   const botDelay = Number(new URLSearchParams(location.search).get("bot_delay") ?? 1.0);
@@ -377,13 +418,23 @@ async function createPrivate() {
   const options = { public: document.getElementById("room-public").checked, hints: document.getElementById("room-hints").checked };
   const preset = document.getElementById("room-preset").value;
   const ruleOptions = { turn_seconds: turn === "none" ? null : Number(turn), display: document.getElementById("room-display").value };
+  // One round with no target is a single game; anything else makes the room play a match.
+  const rounds = Number(document.getElementById("room-rounds").value);
+  const target = document.getElementById("room-target").value;
+  if (rounds > 1) ruleOptions.rounds = rounds;
+  if (target !== "none") ruleOptions.target_score = Number(target);
   await createRoom(seats.slice(0, preset === "six-player" ? 6 : 4), options, ruleOptions, preset);
 }
 
 let lobbyTimer = null;
 
+// Set once the tutorial has been opened: from then on the home page offers it only as a link.
+const TUTORIAL_SEEN_KEY = "tilerummy.tutorial";
+
 function showHome() {
   leaveScreen();
+  // A newcomer: no name of their own yet, and the tutorial never opened.
+  const newcomer = !localStorage.getItem(TUTORIAL_SEEN_KEY) && (!state.name || state.name.startsWith(`${t("default_name")} `));
   connect();
   const lobby = h("div", { id: "lobby", class: "lobby" }, h("p", { class: "muted" }, t("lobby_loading")));
   const code = h("input", { id: "code", maxlength: 10, placeholder: "K7QF3M", autocapitalize: "characters" });
@@ -404,7 +455,18 @@ function showHome() {
         h("div", { class: "hero-tiles", "aria-hidden": "true" }, ["R7", "B7", "Y7", "K7"].map((tile) => tileFace(tile))),
         h("h1", {}, t("home_title")),
         h("p", {}, t("home_intro")),
+        newcomer ? null : h("a", { class: "button secondary learn", id: "tutorial-link", href: TUTORIAL_HASH }, t("tutorial_link")),
       ),
+      // Someone who has never been here is offered the tutorial first.
+      newcomer
+        ? h(
+            "section",
+            { class: "panel primary tutorial-offer", id: "tutorial-offer" },
+            h("h2", {}, t("tutorial_offer_title")),
+            h("p", {}, t("tutorial_offer")),
+            h("a", { class: "button big", id: "tutorial-start", href: TUTORIAL_HASH }, t("tutorial_start")),
+          )
+        : null,
       h(
         "section",
         { class: "panel primary" },
@@ -436,6 +498,12 @@ function showHome() {
           select("room-display", t("shown_as"), [["tiles", t("shown_tiles")], ["cards", t("shown_cards")]], "tiles"),
         ),
         presetChoice(),
+        h(
+          "div",
+          { class: "row" },
+          select("room-rounds", t("match_rounds"), [[1, t("match_one_round")], [2, "2"], [3, "3"], [5, "5"], [10, "10"]], 1),
+          select("room-target", t("match_target"), [["none", t("match_no_target")], [50, "50"], [100, "100"], [200, "200"], [500, "500"]], "none"),
+        ),
         h(
           "div",
           { class: "row checks" },
@@ -496,6 +564,7 @@ async function loadLobby() {
           h("span", { class: "code" }, room.code),
           h("span", {}, t("lobby_host", { name: room.host || "?" })),
           h("span", { class: "muted" }, room.status === "open" ? t("lobby_free", { free: room.free_seats, seats: room.seats }) : t("lobby_playing")),
+          room.match ? h("span", { class: "muted lobby-match" }, matchProgress(room.match), " · ", room.match.totals.map((total) => (total > 0 ? `+${total}` : String(total))).join(" / ")) : null,
           h(
             "button",
             { class: "secondary", onclick: () => (readName(), navigate(`/r/${room.code}`)) },

@@ -1,8 +1,23 @@
 // The WebSocket connection to the server: requests with replies, and reconnection after a drop.
 
+import { parseKeepingSeeds } from "./fairdeal.js";
+
 const PROTOCOL = 1;
 const PING_SECONDS = 15;
 const PONG_WAIT_SECONDS = 10;
+
+// Close codes (docs/protocol.md): another connection took the seat; try again later; policy.
+export const CLOSE_REPLACED = 4409;
+const CLOSE_TRY_LATER = 1013;
+const CLOSE_POLICY = 1008;
+
+// How long to wait before reconnecting after a close with this code; null: not on our own.
+export function reconnectDelay(code, retries) {
+  if (code === CLOSE_REPLACED) return null;
+  const backoff = Math.min(5000, 400 * 2 ** Math.min(retries, 4));
+  if (code === CLOSE_TRY_LATER || code === CLOSE_POLICY) return Math.max(backoff, 15000);
+  return backoff;
+}
 
 export class Connection {
   constructor({ name, onMessage, onStatus, onReady }) {
@@ -50,7 +65,7 @@ export class Connection {
       await this.onReady();
     };
     socket.onmessage = (event) => {
-      const message = JSON.parse(event.data);
+      const message = parseKeepingSeeds(event.data);
       if (message.type === "pong") clearTimeout(this.pongTimer);
       const waiting = message.reply_to != null ? this.pending.get(message.reply_to) : undefined;
       if (waiting) {
@@ -59,19 +74,32 @@ export class Connection {
       }
       this.onMessage(message);
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.socket !== socket) return;
       this.stopPings();
       for (const waiting of this.pending.values()) waiting.resolve({ type: "error", reason: "offline", detail: "" });
       this.pending.clear();
-      this.setStatus("offline");
       this.retries += 1;
-      this.reconnectSoon(Math.min(5000, 400 * 2 ** Math.min(this.retries, 4)));
+      const delay = reconnectDelay(event.code, this.retries);
+      if (delay === null) {
+        // Another window plays this seat now: taking it back on our own would take it from them in turn.
+        this.setStatus("replaced");
+        return;
+      }
+      this.setStatus("offline");
+      this.reconnectSoon(delay);
     };
   }
 
-  reconnectSoon(delay) {
+  // The person asked to play here again (after another window took the seat).
+  resume() {
+    this.retries = 0;
+    this.reconnectSoon(0, { evenIfReplaced: true });
+  }
+
+  reconnectSoon(delay, { evenIfReplaced = false } = {}) {
     if (this.socket && this.socket.readyState <= WebSocket.OPEN && this.status === "online") return;
+    if (this.status === "replaced" && !evenIfReplaced) return;
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {
       if (this.socket) {

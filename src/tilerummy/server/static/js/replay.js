@@ -1,46 +1,14 @@
 // The replay of a finished game, from its record: the table after each action, step by step.
 
+import { dealCheck, dealSeal } from "./dialogs.js";
+import { parseKeepingSeeds, recordDeal } from "./fairdeal.js";
 import { t } from "./i18n.js";
-import { describe, drawEntry, playEntry } from "./movelog.js";
-import { bareToken } from "./rules.js";
+import { describe } from "./movelog.js";
+import { frames, notOn } from "./record.js";
+import { fillWhenReady, summaryTable, turnVerdict } from "./review.js";
 import { h, icon, tileFace, tileLabel } from "./ui.js";
 
-const RACK_SIZE = 14;
 const STEP_MS = 900;
-
-function tableOf(text) {
-  if (!text || !text.trim()) return [];
-  return text.split("|").map((set) => set.trim().split(/[\s,]+/).filter(Boolean));
-}
-
-// Every position of the game: the table, rack sizes and pool after each action, and the move log's entry for it.
-function frames(record) {
-  const players = record.players.length;
-  const sixPlayer = (record.rules.tile_set || record.rules.preset) === "six-player";
-  const penalty = record.rules.timeout_penalty ?? 3;
-  const wrap = Boolean(record.rules.wrap);
-  let pool = (sixPlayer ? 160 : 106) - RACK_SIZE * players;
-  let table = [];
-  let racks = Array(players).fill(RACK_SIZE);
-  const list = [{ table, racks, pool, entry: null }];
-  for (const action of record.actions) {
-    racks = [...racks];
-    let entry;
-    if (action.type === "play") {
-      const after = tableOf(action.table);
-      racks[action.seat] -= after.flat().length - table.flat().length;
-      entry = playEntry(action.seat, table, after, { wrap });
-      table = after;
-    } else {
-      const count = action.type === "draw" ? Math.min(1, pool) : action.type === "timeout" ? Math.min(penalty, pool) : 0;
-      racks[action.seat] += count;
-      pool -= count;
-      entry = drawEntry(action.type, action.seat, count);
-    }
-    list.push({ table, racks, pool, entry });
-  }
-  return list;
-}
 
 // The server names its bots by level ("Easy bot 2"); the page names them in the reader's language.
 const BOT_NAME = /^(Random|Easy|Greedy|Hard|Expert) bot (\d+)$/;
@@ -58,13 +26,35 @@ export async function showReplay(root, header, gameId) {
   let record;
   try {
     const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/record`);
-    record = await response.json();
+    record = parseKeepingSeeds(await response.text());
     if (!response.ok) throw new Error(record.error);
   } catch (error) {
     root.replaceChildren(header, h("main", { class: "home" }, h("section", { class: "panel" }, h("h2", {}, t("replay_title", { id: gameId })), h("p", {}, t("replay_missing")))));
     return;
   }
   const list = frames(record);
+  const deal = recordDeal(record);
+  const sealHolder = {};
+  const nameOf = (seat) => names[seat];
+  // The analysis, once asked for: the box shows the wait, then each step has its turn's verdict.
+  let review = null;
+  const analysisBox = h("div", { class: "analysis replay-analysis-box", id: "analysis" });
+  const analyse = () => {
+    analyseButton.disabled = true;
+    view.querySelector("#replay-action").after(analysisBox);
+    fillWhenReady(analysisBox, gameId, (ready) => {
+      review = ready;
+      analyseButton.remove();
+      draw();
+    });
+  };
+  const analyseButton = h("button", { class: "secondary", id: "replay-analyse", onclick: analyse }, t("analyse"));
+  // The elements beside the step's line: the wait, or the turn's verdict (none before the first turn).
+  function analysisLine() {
+    if (!review) return analyseButton.disabled ? [analysisBox] : [];
+    const turn = review.reviews.get(step - 1);
+    return turn ? [h("div", { class: "analysis-line", id: "replay-analysis" }, turnVerdict(turn, review, nameOf))] : [];
+  }
   const names = record.players.map(shownName);
   let step = 0;
   let timer = null;
@@ -76,17 +66,8 @@ export async function showReplay(root, header, gameId) {
 
   function draw() {
     const frame = list[step];
-    const before = step > 0 ? list[step - 1].table.flat().map(bareToken) : [];
-    const counts = new Map();
-    for (const key of before) counts.set(key, (counts.get(key) || 0) + 1);
-    const isNew = (text) => {
-      const key = bareToken(text);
-      if (counts.get(key)) {
-        counts.set(key, counts.get(key) - 1);
-        return false;
-      }
-      return Boolean(frame.entry && frame.entry.kind === "play");
-    };
+    const added = notOn(step > 0 ? list[step - 1].table : []);
+    const isNew = (text) => added(text) && Boolean(frame.entry && frame.entry.kind === "play");
     slider.value = step;
     view.replaceChildren(
       h(
@@ -98,6 +79,7 @@ export async function showReplay(root, header, gameId) {
         h("div", { class: "player" }, t("pool", { n: frame.pool })),
       ),
       h("p", { class: "status ok", id: "replay-action" }, h("strong", {}, `${step} / ${list.length - 1}`), " ", line(frame, names)),
+      ...analysisLine(),
       moveLog(),
       h(
         "section",
@@ -106,6 +88,7 @@ export async function showReplay(root, header, gameId) {
         frame.table.map((set) => h("div", { class: "set valid" }, h("div", { class: "tiles" }, set.map((text) => tileFace(text, { class: isNew(text) ? "last" : "" }))))),
       ),
       ...(step === list.length - 1 && record.result ? [resultTable(record, names)] : []),
+      ...(step === list.length - 1 && review ? [summaryTable(review.analysis, nameOf)] : []),
     );
     const lines = view.querySelector("#log-lines");
     if (lines) lines.scrollTop = lines.scrollHeight;
@@ -158,11 +141,12 @@ export async function showReplay(root, header, gameId) {
       "main",
       { class: "game replay" },
       h("h1", { class: "replay-title" }, t("replay_title", { id: gameId })),
+      h("div", { class: "replay-tools" }, deal ? [dealSeal(sealHolder, deal), dealCheck(gameId, deal, "replay-deal-check")] : null, analyseButton),
       view,
       h(
         "div",
         { class: "actions replay-controls" },
-        h("button", { class: "icon", "aria-label": t("replay_first"), title: t("replay_first"), onclick: () => go(0) }, icon("first")),
+        h("button", { class: "icon", id: "replay-first", "aria-label": t("replay_first"), title: t("replay_first"), onclick: () => go(0) }, icon("first")),
         h("button", { class: "icon", id: "replay-back", "aria-label": t("replay_back"), title: t("replay_back"), onclick: () => go(step - 1) }, "◀"),
         playButton,
         h("button", { class: "icon", id: "replay-next", "aria-label": t("replay_next"), title: t("replay_next"), onclick: () => go(step + 1) }, "▶"),

@@ -13,13 +13,17 @@ function rulesSummary(rules, options) {
   if (rules.wrap) items.push(t("rule_wrap"));
   if (rules.tile_set === "six-player") items.push(t("rule_six"));
   if (rules.display === "cards") items.push(t("rule_cards"));
+  if (rules.rounds) items.push(t("rule_rounds", { n: rules.rounds }));
+  if (rules.target_score) items.push(t("rule_target", { points: rules.target_score }));
   if (options.hints) items.push(t("rule_hints"));
   return h("ul", { class: "rules" }, items.map((item) => h("li", {}, item)));
 }
 
 export function showRoom(app, state, { header, request, showError, goHome }) {
   const room = state.room;
-  const invite = state.invite || `${location.origin}${room.invite}`;
+  // The server gives a full link when it knows its public address, else a path on this page's site.
+  const link = state.invite || room.invite;
+  const invite = link.startsWith("/") ? `${location.origin}${link}` : link;
   const freePeople = room.seats.filter((seat) => seat.kind === "person" && seat.name === null).length;
   const copy = async () => {
     try {

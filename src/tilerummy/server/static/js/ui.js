@@ -31,6 +31,7 @@ const ICONS = {
   last: '<path d="M18 5v14" stroke="currentColor" stroke-width="2.5"/><path d="M5 5l11 7-11 7z" fill="currentColor"/>',
   play: '<path d="M7 5l12 7-12 7z" fill="currentColor"/>',
   pause: '<path d="M7 5h3.5v14H7zM13.5 5H17v14h-3.5z" fill="currentColor"/>',
+  lock: '<rect x="5" y="10" width="14" height="11" rx="2" fill="currentColor"/><path d="M8 10V7a4 4 0 0 1 8 0v3" stroke="currentColor" stroke-width="2.2" fill="none"/>',
   tiles: '<rect x="3" y="4" width="8" height="12" rx="2" fill="none" stroke="currentColor" stroke-width="2"/><rect x="13" y="8" width="8" height="12" rx="2" fill="none" stroke="currentColor" stroke-width="2"/><path d="M6 9h2M16 13h2" stroke="currentColor" stroke-width="2"/>',
 };
 
@@ -90,6 +91,30 @@ export function tileFace(text, attributes = {}) {
     face.push(h("span", { class: "rank" }, rank), h("span", { class: "suit", "aria-hidden": "true" }, SUITS[colour]));
   }
   return h("span", { ...attributes, class: classes, "aria-label": tileSpoken(text), title: tileSpoken(text) }, face);
+}
+
+// A dialog over the page (outside the screen, which is redrawn as the game goes on), closed by its
+// button, Escape or a click beside it. name: its id prefix and class; body(close): its content.
+export function modal(name, title, body) {
+  const close = () => {
+    overlay.remove();
+    document.removeEventListener("keydown", onKey);
+  };
+  const onKey = (event) => event.key === "Escape" && close();
+  const overlay = h(
+    "div",
+    { class: `overlay help-overlay ${name}-overlay`, onclick: (event) => event.target === overlay && close() },
+    h(
+      "div",
+      { class: `dialog ${name}-dialog`, role: "dialog", "aria-modal": "true", "aria-labelledby": `${name}-title` },
+      h("h2", { id: `${name}-title` }, title),
+      body(close),
+      h("button", { class: "primary", id: `${name}-close`, onclick: close }, t("close")),
+    ),
+  );
+  document.addEventListener("keydown", onKey);
+  document.body.append(overlay);
+  overlay.querySelector(`#${name}-close`).focus();
 }
 
 let toastTimer = null;
