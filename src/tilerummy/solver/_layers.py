@@ -215,19 +215,15 @@ class LayerSearch:
             # Every state's only choice leaves it as it is and gains nothing (a
             # colour with no tile and no open run here): the step is the previous one.
             return step
-        if self.scale != 1:
-            scale = self.scale
-            table = {
-                part: [Move(delta, gain * scale, pick) for delta, gain, pick in moves] for part, moves in table.items()
-            }
         result: Layer = {}
         get = result.get
+        scale = self.scale
         for key, (score, _, _) in step.items():
             if score + hope <= 0:
                 continue
             for delta, gain, pick in table[key & depends]:
                 new_key = key + delta
-                new_score = score + gain
+                new_score = score + gain * scale
                 previous = get(new_key)
                 if previous is None or new_score > previous[0]:
                     result[new_key] = (new_score, key, pick)
@@ -270,7 +266,7 @@ class LayerSearch:
         a play found raises the bar for the rest.
         """
         search = _DepthFirst(self, keep, budget[0])
-        search.start(self.tables.no_runs)
+        search.visit(0, self.tables.no_runs, 0)
         budget[0] = search.left
         finished = search.left > 0
         return (None if search.best is None else self.play(search.best, search.floor)), finished
@@ -341,65 +337,44 @@ class _DepthFirst:
         self.floor = search.score * search.scale + keep - 1
         self.left = budget
 
-    def start(self, key: int) -> None:
-        """Search from the state before the first step."""
-        if self.hopes[0] > self.floor and self.left > 0:
-            self.visit(0, key, 0)
-
     def visit(self, position: int, key: int, score: int) -> None:
-        """Search on from a state worth visiting: one the budget allows, that
-        may still beat the floor and was not reached before with as much.
-        The states it leads to are checked here, before calling for them,
-        as most of them are not worth it."""
-        self.seen[position][key] = score
+        if position == self.count:
+            final = self.search.final(key, score)
+            if final is not None and final > self.floor:
+                self.floor, self.best = final, list(self.path)
+            return
+        if score + self.hopes[position] <= self.floor or self.left <= 0:
+            return
+        here = self.seen[position]
+        if here.get(key, -1) >= score:
+            return
+        here[key] = score
         self.left -= 1
         number, colour = self.steps[position]
-        following = position + 1
+        path = self.path
         if colour < 0:
             base = key & self.clearing[position]
-            moves: Sequence[tuple[int, int, object]] = [
-                (base + added - key, gained, index) for added, gained, index in self.plan.decisions(base, number)
-            ]
-            scale = 1  # what deciding gains is scaled already
-        else:
-            by_state = self.ordered[position]
-            mask = self.depends[position]
-            if mask is None:
-                mask = self.depends[position] = self.search.depends_on(self.indexes[position])
-            depends = key & mask
-            found = by_state.get(depends)
-            if found is None:
-                found = self.search.moves(self.indexes[position], key, closing=colour == 3)
-                if self.gaining:
-                    found = sorted(found, key=_gain, reverse=True)
-                by_state[depends] = found
-            moves = found
-            scale = self.scale
-        path = self.path
-        if following == self.count:
-            for delta, gain, pick in moves:
-                final = self.search.final(key + delta, score + gain * scale)
-                if final is not None and final > self.floor:
-                    path.append(pick)
-                    self.floor, self.best = final, list(path)
-                    path.pop()
+            for added, gained, index in self.plan.decisions(base, number):
+                path.append(index)
+                self.visit(position + 1, base + added, score + gained)
+                path.pop()
             return
-        hope = self.hopes[following]
-        seen = self.seen[following].get
+        by_state = self.ordered[position]
+        mask = self.depends[position]
+        if mask is None:
+            mask = self.depends[position] = self.search.depends_on(self.indexes[position])
+        depends = key & mask
+        moves = by_state.get(depends)
+        if moves is None:
+            moves = self.search.moves(self.indexes[position], key, closing=colour == 3)
+            if self.gaining:
+                moves = sorted(moves, key=lambda move: -move.gain)
+            by_state[depends] = moves
+        scale = self.scale
         for delta, gain, pick in moves:
-            reached = score + gain * scale
-            if reached + hope <= self.floor or self.left <= 0:
-                continue
-            new_key = key + delta
-            if seen(new_key, -1) >= reached:
-                continue
             path.append(pick)
-            self.visit(following, new_key, reached)
+            self.visit(position + 1, key + delta, score + gain * scale)
             path.pop()
-
-
-def _gain(move: Move) -> int:
-    return move.gain
 
 
 def step_signatures(
@@ -476,17 +451,14 @@ def placeable(must: Sequence[int], optional: Sequence[int], jokers: int, wrap: b
         return list(optional)  # any tile makes a set with two jokers
     held = [must[face] + optional[face] for face in range(len(must))]
     top = WRAPPED_ONE if wrap else MAX_NUMBER
-    result = list(optional)
-    for face in range(JOKER_INDEX):
-        if result[face]:
-            # Two held tiles beside it make a set; with one joker, one does.
-            if jokers:
-                fits = any(held[one] or held[two] for one, two in windows(face, top))
-            else:
-                fits = any(held[one] and held[two] for one, two in windows(face, top))
-            if not fits:
-                result[face] = 0
-    return result
+    return [
+        count
+        if not count
+        or face == JOKER_INDEX
+        or any(sum(not held[other] for other in window) <= jokers for window in windows(face, top))
+        else 0
+        for face, count in enumerate(optional)
+    ]
 
 
 def lay_out_path(path: Sequence[Pick | int]) -> tuple[Meld, ...]:

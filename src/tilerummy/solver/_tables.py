@@ -173,7 +173,8 @@ class StepOptions:
         jokers the groups can take, the state's groups emptied again."""
         found = self.closed.get(part)
         if found is None:
-            found = self.closed[part] = []
+            # Filled before it is shared: solves in other threads may ask for it meanwhile.
+            found = []
             for delta, gain, pick in self.moves(part):
                 after = part + delta
                 hist = after >> HIST_SHIFT & HIST_MASK
@@ -181,6 +182,7 @@ class StepOptions:
                     found.append(
                         Move(delta - (hist << HIST_SHIFT) + (jokers << USED_SHIFT), gain, (cast(Pick, pick), jokers))
                     )
+            self.closed[part] = found
         return found
 
     def _moves(self, part: int) -> list[Move]:
