@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import random
-import time
 from collections import Counter
 
 import pytest
@@ -112,22 +111,32 @@ def test_hard_goes_out_when_it_can() -> None:
     assert game.is_over and game.result is not None and game.result.winner == 0
 
 
+class SteppingClock:
+    """A clock that moves on by ``step`` seconds each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
 def test_expert_keeps_to_its_budget_and_plays_legally() -> None:
     game = Game.new(2, rules="casual", seed=21)
-    expert = make_bot("expert", seed=1, budget=0.2)
+    # Each reading of the clock takes a twentieth of the budget: a search that
+    # kept going past its budget would play more worlds than it has readings for.
+    expert = ExpertBot(seed=1, budget=0.2, clock=SteppingClock(0.01))
     greedy = make_bot("greedy")
-    slowest = 0.0
-    for _ in range(12):
-        if game.is_over:
+    for _ in range(300):
+        if game.is_over or len(expert.worlds_played) >= 3:
             break
         seat = game.turn
-        started = time.perf_counter()
-        action = (expert if seat == 0 else greedy).choose(game.view(seat))
-        if seat == 0:
-            slowest = max(slowest, time.perf_counter() - started)
-        game.apply(action)
-    # Past the budget only by finding the candidates and the play-out under way.
-    assert slowest < 0.2 + 1.0
+        game.apply((expert if seat == 0 else greedy).choose(game.view(seat)))  # an illegal move would raise
+    assert len(expert.worlds_played) >= 3, "three moves had more than one candidate"
+    # Each world reads the clock at least three times (before it, and after each of two candidates).
+    assert max(expert.worlds_played) <= 7
 
 
 def test_expert_weighs_drawing_and_holding_back_against_the_greedy_play() -> None:

@@ -27,6 +27,7 @@ import math
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..game import Action, PlayerView
@@ -101,15 +102,18 @@ class ExpertBot:
         seed: int = 0,
         budget: float = DEFAULT_BUDGET,
         search: Search | None = None,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self._rng = random.Random(seed)
         self.budget = budget
         self.search = search or Search()
+        # The time the budget is counted on (tests give one they move themselves).
+        self._clock = clock
         #: How many worlds each contested move was played out in (for benchmarks).
         self.worlds_played: list[int] = []
 
     def choose(self, view: PlayerView) -> Action:
-        started = time.perf_counter()
+        started = self._clock()
         assert view.seat is not None
         options = self.candidates(view)
         if len(options) == 1:
@@ -123,14 +127,14 @@ class ExpertBot:
         # A world counts only once every candidate still racing was played out
         # in it, so that all are compared on the same worlds; with none (no
         # time), the greedy play.
-        while len(race.alive) > 1 and time.perf_counter() < deadline:
+        while len(race.alive) > 1 and self._clock() < deadline:
             if search.worlds is not None and race.worlds >= search.worlds:
                 break
             world = deal_world(view, unseen, clues, self._rng, strength=search.evidence)
             outcomes: dict[int, float] = {}
             for index in race.alive:
                 outcomes[index] = play_out(world, view, options[index].table, options[index].placed, horizon)
-                if time.perf_counter() >= deadline:
+                if self._clock() >= deadline:
                     break
             if len(outcomes) < len(race.alive):
                 break
