@@ -46,6 +46,7 @@ from tilerummy.bots.network import (
     candidate_features,
     choose_index,
 )
+from tilerummy.bots.worlds import unseen_tiles
 from tilerummy.env.single import SingleSeatEnv
 from tilerummy.game import PlayerView
 from tilerummy.rules import Rules
@@ -110,16 +111,6 @@ class Teacher:
 class World:
     racks: list[Counter[Tile]]
     draws: list[list[Tile]]  # each seat's own draws, taken from the end
-
-
-def unseen_tiles(view: PlayerView) -> list[Tile]:
-    """The tiles the seat cannot see (the others' racks and the pool), in a fixed order."""
-    assert view.rack is not None
-    tile_set = view.rules.tile_set
-    unseen = Counter({piece.tile: tile_set.count(piece.tile) for piece in tile_set.pieces()})
-    unseen -= Counter(piece.tile for piece in view.rack)
-    unseen -= view.table.tiles()
-    return sorted(unseen.elements())
 
 
 def deal_world(view: PlayerView, unseen: list[Tile], rng: random.Random) -> World:
