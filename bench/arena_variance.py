@@ -25,7 +25,6 @@ from tilerummy.arena import run_arena
 from tilerummy.arena.pairs import PairStats
 from tilerummy.arena.sprt import REGULARISATION, Sprt, SprtHypotheses, likeliest_with_mean
 from tilerummy.rules import PoolDraws, Rules
-from tilerummy.solver import IMPLEMENTATION
 
 #: The most deals one resampled test may take, as a multiple of the deals measured.
 LONGEST_TEST = 20
@@ -63,7 +62,7 @@ def main() -> None:
     args = parser.parse_args()
     bots = args.bots.split(",")
     hypotheses = SprtHypotheses.parse(args.sprt) if args.sprt else None
-    print(f"{' vs '.join(bots)}, {args.games} games per row, deals from seed {args.seed} (solver: {IMPLEMENTATION})")
+    print(f"{' vs '.join(bots)}, {args.games} games per row, deals from seed {args.seed}")
     header = f"{'draws':<9} {'win share (95% CI)':>24} {'s':>6} {'2(1-s)':>7} {'var ratio':>9} {'games ±3pp':>10}"
     if hypotheses:
         header += f" {'SPRT games at p0, wrong':>24} {'at p1, wrong':>14}"

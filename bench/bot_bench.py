@@ -16,7 +16,6 @@ import time
 from tilerummy import Game
 from tilerummy.arena import run_arena
 from tilerummy.bots import LEVELS, make_bot
-from tilerummy.solver import IMPLEMENTATION
 
 
 def figures(samples: list[float]) -> str:
@@ -51,7 +50,7 @@ def main() -> None:
     parser.add_argument("--expert-moves", type=int, default=20, help="expert moves timed (default 20)")
     parser.add_argument("--arena-games", type=int, default=40, help="games for the arena figure (default 40)")
     args = parser.parse_args()
-    print(f"Per-move latency against three greedy bots (4 players, standard rules; solver: {IMPLEMENTATION})")
+    print("Per-move latency against three greedy bots (4 players, standard rules)")
     for level in LEVELS:
         most = args.expert_moves if level == "expert" else 10**9
         print(f"  {level:<7} {figures(move_times(level, args.games, most))}")

@@ -216,7 +216,8 @@ def load_ours() -> tuple[Solve | None, str]:
         solve: Solve = solver.solve
     except (ImportError, AttributeError) as error:
         return None, f"not importable ({type(error).__name__}: {error})"
-    return solve, f"tilerummy.solver, {solver.IMPLEMENTATION}"
+    # An earlier checkout (on PYTHONPATH, to compare) may say whether it ran compiled.
+    return solve, f"tilerummy.solver, {getattr(solver, 'IMPLEMENTATION', 'plain Python')}"
 
 
 _PEER_FIELDS = ("peer_time", "peer_tiles", "peer_certified", "peer_bound", "peer_note")

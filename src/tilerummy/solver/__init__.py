@@ -19,14 +19,7 @@ if _STALE:
 from ._describe import changed_sets, describe  # noqa: E402
 from ._solve import Objective, Solution, SolverError, candidates, solve  # noqa: E402
 
-#: The solver is plain Python (nothing is compiled): kept for the callers
-#: that print which implementation runs.
-COMPILED = False
-IMPLEMENTATION = "plain Python"
-
 __all__ = [
-    "COMPILED",
-    "IMPLEMENTATION",
     "Objective",
     "Solution",
     "SolverError",
