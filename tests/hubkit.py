@@ -140,6 +140,19 @@ async def ask(hub: Hub, member: Member, **message: Any) -> dict[str, Any]:
     return answers[0]
 
 
+async def draw_to_the_end(hub: Hub, code: str, members: dict[int, Member]) -> list[int]:
+    """Everyone draws (then passes) until the room's round is over; its scores."""
+    room = hub.rooms[code]
+    assert room.game is not None
+    for _ in range(300):
+        if room.game.is_over:
+            break
+        answer = await say(hub, members[room.game.turn], type="draw" if room.game.pool_size else "pass")
+        assert answer["type"] == "game", answer
+    assert room.game.result is not None
+    return list(room.game.result.scores)
+
+
 async def two_players_draw_to_the_end(hub: Hub, *, rules: dict[str, Any] | None = None) -> tuple[str, Member, Member]:
     """Ana and Bruno start a game and draw (then pass) until it is over; the room's code and the two members."""
     ana, bruno = Member(outbox=Inbox()), Member(outbox=Inbox())
@@ -150,15 +163,7 @@ async def two_players_draw_to_the_end(hub: Hub, *, rules: dict[str, Any] | None 
     )
     await say(hub, bruno, type="join_room", code=joined["code"])
     await say(hub, ana, type="start_game")
-    room = hub.rooms[joined["code"]]
-    assert room.game is not None
-    members = {0: ana, 1: bruno}
-    for _ in range(300):
-        if room.game.is_over:
-            break
-        answer = await say(hub, members[room.game.turn], type="draw" if room.game.pool_size else "pass")
-        assert answer["type"] == "game", answer
-    assert room.game.is_over
+    await draw_to_the_end(hub, joined["code"], {0: ana, 1: bruno})
     return joined["code"], ana, bruno
 
 

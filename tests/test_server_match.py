@@ -10,7 +10,7 @@ from tilerummy.server.botpool import BotPool
 from tilerummy.server.hub import Hub, Member
 from tilerummy.server.store import open_store
 
-from .hubkit import Inbox, say, two_players_draw_to_the_end
+from .hubkit import Inbox, draw_to_the_end, say, two_players_draw_to_the_end
 
 MATCH_OF_TWO = {"preset": "casual", "options": {"rounds": 2}}
 
@@ -35,19 +35,6 @@ def _last_room(member: Member) -> dict[str, Any]:
     return rooms[-1]
 
 
-async def _play_out(hub: Hub, code: str, members: dict[int, Member]) -> list[int]:
-    """Draw (then pass) until the round is over; its scores."""
-    room = hub.rooms[code]
-    assert room.game is not None
-    for _ in range(300):
-        if room.game.is_over:
-            break
-        answer = await say(hub, members[room.game.turn], type="draw" if room.game.pool_size else "pass")
-        assert answer["type"] == "game", answer
-    assert room.game.result is not None
-    return list(room.game.result.scores)
-
-
 def test_a_match_plays_its_rounds_and_adds_them_up(tmp_path: Path) -> None:
     async def scenario() -> None:
         hub = await _started_hub(str(tmp_path / "db.sqlite3"))
@@ -63,7 +50,7 @@ def test_a_match_plays_its_rounds_and_adds_them_up(tmp_path: Path) -> None:
         # The lobby shows the match being played, its round and totals.
         [entry] = hub.lobby()
         assert entry["match"] == {"round": 2, "rounds": 2, "target_score": None, "totals": first, "over": False}
-        second = await _play_out(hub, code, {0: ana, 1: bruno})
+        second = await draw_to_the_end(hub, code, {0: ana, 1: bruno})
         match = _last_room(bruno)["match"]
         totals = [a + b for a, b in zip(first, second, strict=True)]
         assert match == {"round": 2, "rounds": 2, "target_score": None, "totals": totals, "over": True}
@@ -97,7 +84,7 @@ def test_a_match_ends_when_a_total_reaches_the_target(tmp_path: Path) -> None:
             if match["over"]:
                 break
             await say(hub, ana, type="rematch")
-            await _play_out(hub, code, {0: ana, 1: bruno})
+            await draw_to_the_end(hub, code, {0: ana, 1: bruno})
         assert match["over"], match
         await _closed(hub)
 
@@ -127,7 +114,7 @@ def test_the_matchs_totals_survive_a_restart(tmp_path: Path) -> None:
         code, ana, bruno = await two_players_draw_to_the_end(hub, rules=rules)
         first = list(hub.rooms[code].game.result.scores)  # type: ignore[union-attr]
         await say(hub, ana, type="rematch")
-        second = await _play_out(hub, code, {0: ana, 1: bruno})
+        second = await draw_to_the_end(hub, code, {0: ana, 1: bruno})
         tokens = [_token(member) for member in (ana, bruno)]
         # The server goes away without a word: the rounds before the last one live only in the room's stored data.
         hub.writer.close()
@@ -151,7 +138,7 @@ def test_the_matchs_totals_survive_a_restart(tmp_path: Path) -> None:
         }
         started = await say(hub, ana, type="rematch")
         assert started["room"]["match"]["round"] == 3
-        third = await _play_out(hub, code, {0: ana, 1: bruno})
+        third = await draw_to_the_end(hub, code, {0: ana, 1: bruno})
         match = _last_room(ana)["match"]
         assert match["totals"] == [a + b for a, b in zip(totals, third, strict=True)] and match["over"]
         await _closed(hub)
