@@ -294,6 +294,12 @@ class StoreWrapper:
     def rooms(self, *, active_only: bool) -> list[dict[str, Any]]:
         return self.inner.rooms(active_only=active_only)
 
+    def room(self, code: str) -> dict[str, Any] | None:
+        return self.inner.room(code)
+
+    def active_codes(self) -> list[str]:
+        return self.inner.active_codes()
+
     def game(self, game_id: str) -> StoredGame | None:
         return self.inner.game(game_id)
 

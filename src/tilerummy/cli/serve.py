@@ -28,6 +28,11 @@ def register(commands: Commands) -> None:
         metavar="PATH_OR_URL",
         help="SQLite file, or a postgresql:// URL (default: in the user's data directory)",
     )
+    serve.add_argument(
+        "--redis",
+        metavar="URL",
+        help="run as one of many processes sharing this Redis (redis://HOST:PORT/N) and a PostgreSQL --db",
+    )
     serve.add_argument("--bot-workers", type=int, default=2, metavar="N", help="processes for bots (0: threads)")
     serve.add_argument("--max-rooms", type=int, default=2000, metavar="N", help="rooms open or playing at once")
     serve.add_argument(
@@ -75,8 +80,10 @@ def run(args: argparse.Namespace) -> int:
         raise TilerummyError(str(error)) from None
     _check_address(args.host, args.port)
     _check_database(args.db)
+    _check_cluster(args.redis, args.db)
     settings = Settings(
         database=args.db,
+        redis=args.redis,
         bot_workers=args.bot_workers,
         limits=ServerLimits(
             max_rooms=args.max_rooms,
@@ -104,6 +111,20 @@ def _check_database(where: str | None) -> None:
         if not path.parent.is_dir():
             raise TilerummyError(f"--db {where}: the folder {path.parent} does not exist")
     open_store(where).close()
+
+
+def _check_cluster(redis: str | None, database: str | None) -> None:
+    """A cluster shares one PostgreSQL database and one Redis: refuse anything else in one line.
+
+    :raises TilerummyError: naming what is wrong.
+    """
+    if redis is None:
+        return
+    from ..server.cluster import check_redis
+
+    if database is None or not database.startswith(("postgresql://", "postgres://")):
+        raise TilerummyError("--redis needs a PostgreSQL --db (postgresql://...) that every server process shares")
+    check_redis(redis)
 
 
 def _check_address(host: str, port: int) -> None:

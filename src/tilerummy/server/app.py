@@ -45,6 +45,7 @@ from starlette.websockets import WebSocket
 from .. import __version__
 from .botpool import BotPool
 from .clock import Clock, Timers, sleep, wall_clock
+from .cluster import ClusterNode
 from .connection import Connection
 from .gate import Gate
 from .hub import Hub
@@ -84,6 +85,10 @@ class Settings:
     header_seconds: float = HEADER_SECONDS
     #: Printed once the server is ready, with the address to open.
     announce: str | None = None
+    #: A Redis URL: this process is one of a cluster sharing it (and a PostgreSQL database).
+    redis: str | None = None
+    #: The prefix of the cluster's Redis keys: clusters sharing a Redis use different ones.
+    cluster_prefix: str = "tilerummy"
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -104,7 +109,9 @@ async def protocol_schema(request: Request) -> Response:
 
 
 async def lobby(request: Request) -> Response:
-    return JSONResponse({"protocol": PROTOCOL_VERSION, "rooms": _hub(request).lobby()})
+    node: ClusterNode | None = request.app.state.cluster
+    rooms = await node.directory.lobby() if node is not None else _hub(request).lobby()
+    return JSONResponse({"protocol": PROTOCOL_VERSION, "rooms": rooms})
 
 
 async def stats(request: Request) -> Response:
@@ -132,6 +139,7 @@ async def stats(request: Request) -> Response:
                 "full_collections": recent.full_collections,
             },
             "writes": {"transactions": writer.transactions, "changes": writer.changes, "pending": writer.pending},
+            **({"cluster": node.stats()} if (node := request.app.state.cluster) is not None else {}),
         }
     )
 
@@ -245,7 +253,7 @@ class ClientFiles(StaticFiles):
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
     state = websocket.app.state
-    await Connection(websocket, state.hub, state.gate, state.public).run()
+    await Connection(websocket, state.hub, state.gate, state.public, state.router).run()
 
 
 async def _not_found(request: Request, error: Exception) -> Response:
@@ -285,6 +293,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         opened = store or open_store(settings.database)
+        node = ClusterNode(settings.redis, prefix=settings.cluster_prefix) if settings.redis else None
         hub = Hub(
             opened,
             BotPool(settings.bot_workers),
@@ -292,9 +301,15 @@ def create_app(
             clock=clock,
             timers=timers,
             bot_budget=settings.bot_budget,
+            placement=node,
         )
-        await hub.start()
+        if node is None:
+            await hub.start()
+        else:
+            await node.start(hub)
         app.state.hub = hub
+        app.state.cluster = node
+        app.state.router = node.router if node is not None else hub
         app.state.analyses = Analyses()
         app.state.gate = gate = Gate(settings.limits)
         app.state.public = settings.public
@@ -308,6 +323,8 @@ def create_app(
         finally:
             sweeper.cancel()
             watcher.cancel()
+            if node is not None:
+                await node.close()
             await hub.close()
             opened.close()
 
@@ -342,7 +359,8 @@ def serve(host: str, port: int, settings: Settings) -> None:
     where = settings.database or str(default_database_path())
     announced = replace(
         settings,
-        announce=f"tilerummy {__version__} serving on http://{shown_host}:{port}/ (database: {_redact(where)})",
+        announce=f"tilerummy {__version__} serving on http://{shown_host}:{port}/ (database: {_redact(where)}"
+        + (f"; one of the cluster at {_redact(settings.redis)})" if settings.redis else ")"),
     )
     logging.basicConfig(
         level=os.environ.get("TILERUMMY_LOG", "WARNING").upper(), format="%(levelname)s %(name)s: %(message)s"

@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from .gate import CLOSE_NORMAL, CLOSE_POLICY_VIOLATION, CLOSE_TRY_AGAIN_LATER, Gate, Refusal
 from .hub import Hub, Member
 from .limits import TokenBucket
+from .placement import Router
 from .protocol import Error, RequestId, request_id_of
 from .public_address import PublicAddress
 
@@ -35,9 +36,13 @@ ORIGIN_REFUSED = Refusal(
 
 
 class Connection:
-    def __init__(self, websocket: WebSocket, hub: Hub, gate: Gate, public: PublicAddress) -> None:
+    def __init__(
+        self, websocket: WebSocket, hub: Hub, gate: Gate, public: PublicAddress, router: Router | None = None
+    ) -> None:
         self.websocket = websocket
         self.hub = hub
+        #: Where messages go: the hub, or in a cluster whichever process owns the room.
+        self.router: Router = router or hub
         self.gate = gate
         self.public = public
         self.limits = hub.limits
@@ -117,7 +122,7 @@ class Connection:
             hello_timer.cancel()
             self.gate.release(self)
             try:
-                await self.hub.leave(self.member, explicit=False, reply_to=None)
+                await self.router.leave(self.member, explicit=False, reply_to=None)
             except Exception:
                 log.exception("leaving a room failed")
             self.close(CLOSE_NORMAL)
@@ -149,7 +154,7 @@ class Connection:
                 "too_large", f"a message has at most {self.limits.max_message_bytes} bytes", request_id_of(text)
             )
             return
-        await self.hub.receive(self.member, text)
+        await self.router.receive(self.member, text)
 
     async def _write_loop(self) -> None:
         try:

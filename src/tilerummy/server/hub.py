@@ -30,6 +30,7 @@ from .chat import Chat
 from .clock import Clock, LoopTimers, Timers, wall_clock
 from .limits import ServerLimits
 from .members import Member, Outbox, RoomRuntime, refusal, room_of
+from .placement import LocalPlacement, Placement
 from .protocol import (
     PROTOCOL_VERSION,
     BadMessage,
@@ -84,8 +85,11 @@ class Hub:
         clock: Clock = wall_clock,
         timers: Timers | None = None,
         bot_budget: float = BOT_BUDGET_SECONDS,
+        placement: Placement | None = None,
     ) -> None:
         self.store = store
+        #: Which rooms are this process's (all it creates, alone; those it claims, in a cluster).
+        self.placement: Placement = placement or LocalPlacement()
         self.bots = bots
         self.limits = limits or ServerLimits()
         self.clock = clock
@@ -127,23 +131,55 @@ class Hub:
 
     # --- Life cycle ----------------------------------------------------------
 
-    async def start(self) -> None:
-        """Load every room that was open or playing and catch its clock up."""
+    async def start(self, *, load_rooms: bool = True) -> None:
+        """Load every room that was open or playing and catch its clock up
+        (a process of a cluster loads none: it adopts rooms one by one)."""
+        if not load_rooms:
+            return
         now = self.clock()
-        for data in await self.read(lambda: self.store.rooms(active_only=True)):
-            room = Room.from_data(data, now)
-            self.rooms[room.code] = room
-            self.runtime[room.code] = RoomRuntime(idle_since=now)
+        loaded = [self._load(data, now) for data in await self.read(lambda: self.store.rooms(active_only=True))]
+        for room in loaded:
             if room.game_id is not None:
                 await self._restore_game(room)
-        for room in self.rooms.values():
-            if room.status == "playing":
-                async with room.lock:
-                    await self.turns.apply_due_timeouts(room)
-                    self.turns.schedule(room)
-                    for seat in room.seats:
-                        if seat.away_since is not None:
-                            self.turns.announce_stand_in_later(room, seat)
+        for room in loaded:
+            await self._resume(room)
+
+    async def adopt(self, data: dict[str, Any]) -> Room:
+        """Serve a room as stored (another process served it until it stopped): its game
+        is replayed from its actions and its clock caught up, as after a restart."""
+        room = self._load(data, self.clock())
+        if room.game_id is not None:
+            await self._restore_game(room)
+        await self._resume(room)
+        return room
+
+    def drop(self, code: str) -> list[Member]:
+        """Stop serving a room (another process serves it now); returns who was in it."""
+        self.rooms.pop(code, None)
+        runtime = self.runtime.pop(code, None)
+        if runtime is None:
+            return []
+        runtime.cancel_all()
+        members = list(runtime.members)
+        for member in members:
+            member.room, member.seat, member.host = None, None, False
+        return members
+
+    def _load(self, data: dict[str, Any], now: float) -> Room:
+        room = Room.from_data(data, now)
+        self.rooms[room.code] = room
+        self.runtime[room.code] = RoomRuntime(idle_since=now)
+        return room
+
+    async def _resume(self, room: Room) -> None:
+        if room.status != "playing":
+            return
+        async with room.lock:
+            await self.turns.apply_due_timeouts(room)
+            self.turns.schedule(room)
+            for seat in room.seats:
+                if seat.away_since is not None:
+                    self.turns.announce_stand_in_later(room, seat)
 
     async def _restore_game(self, room: Room) -> None:
         assert room.game_id is not None

@@ -62,7 +62,7 @@ class Seating:
             raise RoomError("too_many_rooms", detail)
         now = hub.clock()
         token = new_token()
-        room = Room.create(new_room_code(hub.rooms), message, token, member.name, now)
+        room = Room.create(await self._new_code(), message, token, member.name, now)
         # Told, not silent: a connection is in one room at a time.
         await self.leave(member, explicit=True, reply_to=None, quiet=member.room is None)
         seat = room.take_seat(member.name, token, now) if room.free_seat() is not None else None
@@ -72,12 +72,21 @@ class Seating:
             await self.save_room(room)
         except StoreError:
             del hub.rooms[room.code], hub.runtime[room.code]
+            hub.placement.released(room.code)
             raise
         async with room.lock:
             self._enter(member, room, seat, host=True)
             member.send(joined(member, room, seat, token=token, host=True, reply_to=message.id))
             hub.tell.snapshot(member, room, None)
             await self._maybe_auto_start(room)
+
+    async def _new_code(self) -> str:
+        """A code no room of this process has, claimed for this process (in a cluster,
+        another process may hold a code this one has never seen)."""
+        while True:
+            code = new_room_code(self.hub.rooms)
+            if await self.hub.placement.claim(code):
+                return code
 
     async def on_join(self, member: Member, message: JoinRoom) -> None:
         await self.join(member, message.code, message.role, message.token, message.id)
@@ -127,17 +136,20 @@ class Seating:
             self.hub.tell.snapshot(member, room, None)
             await self._maybe_auto_start(room)
 
+    def open_to_quick_match(self) -> list[Room]:
+        """The rooms quick match sends newcomers to, oldest first: public, open, with a free seat,
+        and someone in them (a room nobody is in may never start)."""
+        rooms = [
+            room
+            for room in self.hub.rooms.values()
+            if room.options.public and room.status == "open" and room.free_seat() is not None and self.hub.members(room)
+        ]
+        return sorted(rooms, key=lambda room: room.created_at)
+
     async def on_quick_match(self, member: Member, message: QuickMatch) -> None:
         """A seat in the oldest public room that has one, or a new room for two that starts once full."""
-        for room in sorted(self.hub.rooms.values(), key=lambda room: room.created_at):
-            if (
-                room.options.public
-                and room.status == "open"
-                and room.free_seat() is not None
-                and member.room is not room
-                # A room nobody is in may never start: newcomers are not sent there.
-                and self.hub.members(room)
-            ):
+        for room in self.open_to_quick_match():
+            if member.room is not room:
                 await self.join(member, room.code, "player", None, message.id)
                 return
         request = CreateRoom(
@@ -317,3 +329,4 @@ class Seating:
         runtime.cancel_all()
         del self.hub.rooms[room.code]
         await self.hub.write(Change(room=(room.code, "closed", room.to_data(), self.hub.clock())))
+        self.hub.placement.released(room.code)

@@ -130,6 +130,14 @@ class Store(Protocol):
 
     def rooms(self, *, active_only: bool) -> list[dict[str, Any]]: ...
 
+    def room(self, code: str) -> dict[str, Any] | None:
+        """A room as saved, closed or not (None: no room ever had the code)."""
+        ...
+
+    def active_codes(self) -> list[str]:
+        """The codes of every room open, playing or finished but not closed."""
+        ...
+
     def game(self, game_id: str) -> StoredGame | None: ...
 
     def games(self, room: str) -> list[StoredGame]: ...
@@ -241,6 +249,20 @@ class _SqlStore:
             rows = connection.execute(query).fetchall()
             connection.commit()
         return [json.loads(row[0]) for row in rows]
+
+    def room(self, code: str) -> dict[str, Any] | None:
+        with self._lock:
+            connection = self._connection()
+            row = connection.execute(self._sql("SELECT data FROM rooms WHERE code = ?"), (code,)).fetchone()
+            connection.commit()
+        return json.loads(row[0]) if row is not None else None
+
+    def active_codes(self) -> list[str]:
+        with self._lock:
+            connection = self._connection()
+            rows = connection.execute("SELECT code FROM rooms WHERE status <> 'closed'").fetchall()
+            connection.commit()
+        return [row[0] for row in rows]
 
     def game(self, game_id: str) -> StoredGame | None:
         with self._lock:

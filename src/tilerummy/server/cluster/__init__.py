@@ -1,0 +1,17 @@
+"""Many server processes acting as one service, through Redis and a shared PostgreSQL.
+
+Any process accepts any connection. Each room is owned by one process, which
+alone runs its game and computes its players' views; the owner holds the
+room's lease in Redis (:mod:`.leases`) and renews it. A connection whose room
+another process owns is forwarded there over Redis pub/sub (:mod:`.router` on
+the connection's side, :mod:`.guests` on the owner's, :mod:`.relay` between
+them). Every process publishes its heartbeat, lobby and quick-match rooms
+(:mod:`.directory`). When a process stops, its leases expire and the others take
+its rooms over from the events in PostgreSQL (:mod:`.node`), and the visits
+follow each room to its new owner. ``docs/deploy.md`` tells how to run it.
+"""
+
+from .link import ClusterError, check_redis
+from .node import ClusterNode
+
+__all__ = ["ClusterError", "ClusterNode", "check_redis"]

@@ -1,0 +1,223 @@
+"""One process of a cluster: its leases, its messages to and from the others, its takeovers.
+
+:class:`ClusterNode` is the hub's placement (a new room's code is claimed in
+Redis) and runs the cluster's loops:
+
+- renewing this process's leases, and dropping a room another process holds now;
+- beating its heartbeat (:mod:`.directory`), and ending the sessions of processes that stopped;
+- looking for rooms nobody owns (active in the store, without a lease for a while)
+  and taking them over: claimed, loaded from the store, clocks caught up;
+- moving each visit to its room's present owner (:mod:`.router`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from ..gate import CLOSE_TRY_AGAIN_LATER
+from ..rooms import RoomError
+from .directory import BEAT_SECONDS, Directory
+from .guests import Guests
+from .leases import RENEW_SECONDS, Leases
+from .link import Link, RedisDown, redis_client
+from .relay import Frame, Relay
+from .router import ClusterRouter
+
+if TYPE_CHECKING:
+    from ..hub import Hub
+
+log = logging.getLogger("tilerummy.server.cluster")
+
+#: Seconds between two looks for rooms nobody owns, and how long a room must have had
+#: no lease before it is taken (a lease being put back after a Redis restart is not missing).
+SCAN_SECONDS = 0.5
+ORPHAN_SECONDS = 1.0
+#: Seconds between two looks at where the visits' rooms are.
+FOLLOW_SECONDS = 0.5
+#: The prefix of every Redis key and channel of the cluster.
+DEFAULT_PREFIX = "tilerummy"
+_FOR_GUESTS = {"open", "text", "close"}
+
+
+def new_node_id() -> str:
+    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+class ClusterNode:
+    def __init__(self, url: str, *, prefix: str = DEFAULT_PREFIX, node: str | None = None) -> None:
+        self.url = url
+        self.prefix = prefix
+        self.node = node or new_node_id()
+        self.link = Link(redis_client(url))
+        self.leases = Leases(self.link, prefix, self.node)
+        self.relay = Relay(self.link, url, prefix, self.node, self._on_frame)
+        self._hub: Hub | None = None
+        self._guests: Guests | None = None
+        self._router: ClusterRouter | None = None
+        self._directory: Directory | None = None
+        self._loops: list[asyncio.Task[None]] = []
+        self._missing_since: dict[str, float] = {}
+        #: Rooms taken over from stopped processes, and rooms given up to another process.
+        self.adopted = 0
+        self.lost = 0
+
+    @property
+    def hub(self) -> Hub:
+        assert self._hub is not None, "the node has not started"
+        return self._hub
+
+    @property
+    def router(self) -> ClusterRouter:
+        assert self._router is not None, "the node has not started"
+        return self._router
+
+    @property
+    def directory(self) -> Directory:
+        assert self._directory is not None, "the node has not started"
+        return self._directory
+
+    @property
+    def guests(self) -> Guests:
+        assert self._guests is not None, "the node has not started"
+        return self._guests
+
+    # --- Placement: what the hub asks ------------------------------------------------
+
+    async def claim(self, code: str) -> bool:
+        try:
+            return await self.leases.claim(code)
+        except RedisDown:
+            raise RoomError(
+                "cluster_unavailable", "no room can be made while the servers cannot agree: try again"
+            ) from None
+
+    def released(self, code: str) -> None:
+        self.hub.spawn(self._release(code))
+
+    async def _release(self, code: str) -> None:
+        with contextlib.suppress(RedisDown):
+            await self.leases.release([code])
+
+    # --- Life cycle ---------------------------------------------------------------------
+
+    async def start(self, hub: Hub) -> None:
+        """Join the cluster with this hub (made with this node as its placement)."""
+        self._hub = hub
+        seating = hub.seating
+        self._directory = Directory(
+            self.link,
+            self.prefix,
+            self.node,
+            hub.lobby,
+            lambda: [room.code for room in seating.open_to_quick_match()],
+        )
+        self._guests = Guests(hub, self.relay)
+        self._router = ClusterRouter(self.node, hub, self.relay, self.leases, self._directory)
+        await hub.start(load_rooms=False)
+        self.relay.start()
+        with contextlib.suppress(RedisDown):
+            await self.directory.beat()
+        self._loops = [
+            asyncio.ensure_future(self._every(RENEW_SECONDS, self._renew)),
+            asyncio.ensure_future(self._every(BEAT_SECONDS, self._beat)),
+            asyncio.ensure_future(self._every(SCAN_SECONDS, self._take_over)),
+            asyncio.ensure_future(self._every(FOLLOW_SECONDS, self.router.follow_rooms)),
+        ]
+
+    async def close(self) -> None:
+        """Leave the cluster: the rooms' leases are given up, so the others take them at once."""
+        for task in self._loops:
+            task.cancel()
+        for task in self._loops:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._router is not None:
+            self.router.closing()
+        await asyncio.sleep(0)
+        await self.guests.close()
+        # What the closing posted leaves before the relay stops.
+        with contextlib.suppress(RedisDown):
+            await self.link.call(lambda redis: redis.ping())
+        await self.relay.close()
+        with contextlib.suppress(RedisDown):
+            await self.leases.release(list(self.hub.rooms))
+            await self.directory.leave()
+        await self.link.redis.aclose()
+
+    async def _every(self, seconds: float, work: Callable[[], Awaitable[None]]) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await work()
+            except RedisDown:
+                pass
+            except Exception:
+                log.exception("the cluster's %s failed", getattr(work, "__name__", "work"))
+
+    # --- The loops ----------------------------------------------------------------------
+
+    async def _renew(self) -> None:
+        for code in await self.leases.renew(sorted(self.hub.rooms)):
+            self.lost += 1
+            log.warning("room %s: another server owns it now; its connections here reconnect there", code)
+            for member in self.hub.drop(code):
+                member.outbox.close(CLOSE_TRY_AGAIN_LATER, "room_moved")
+
+    async def _beat(self) -> None:
+        await self.directory.beat()
+        dead = await self.directory.dead(self.guests.origins())
+        if dead:
+            log.warning("servers stopped: %s; their connections leave their rooms", ", ".join(sorted(dead)))
+            self.guests.end_from(dead)
+
+    async def _take_over(self) -> None:
+        if not self.link.steady():
+            self._missing_since.clear()
+            return
+        hub = self.hub
+        codes = [code for code in await hub.read(hub.store.active_codes) if code not in hub.rooms]
+        owners = await self.leases.owners(codes)
+        now = self.link.clock()
+        missing = {code for code, owner in owners.items() if owner is None}
+        self._missing_since = {code: self._missing_since.get(code, now) for code in missing}
+        for code, since in list(self._missing_since.items()):
+            if now - since < ORPHAN_SECONDS or not await self.leases.claim(code):
+                continue
+            del self._missing_since[code]
+            await self._adopt(code)
+
+    async def _adopt(self, code: str) -> None:
+        hub = self.hub
+        data = await hub.read(lambda: hub.store.room(code))
+        if data is None or data.get("status") == "closed" or code in hub.rooms:
+            await self.leases.release([code])
+            return
+        await hub.adopt(data)
+        self.adopted += 1
+        log.warning("room %s: taken over from a server that stopped", code)
+
+    def _on_frame(self, frame: Frame) -> None:
+        kind, session, payload = frame
+        if kind in _FOR_GUESTS:
+            self.guests.on_frame(kind, session, payload)
+        else:
+            self.router.on_frame(kind, session, payload)
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "node": self.node,
+            "visits": len(self.router.visits),
+            "guests": len(self.guests.guests),
+            "frames_sent": self.relay.sent,
+            "frames_received": self.relay.received,
+            "adopted": self.adopted,
+            "lost": self.lost,
+            "redis_up": self.link.up_since is not None,
+        }

@@ -1,0 +1,251 @@
+"""Where a connection's messages go in a cluster: this process's hub, or the process
+that owns the connection's room.
+
+A message that picks a room (``create_room``, ``join_room``, ``quick_match``)
+decides: a new room is made here; a room this process owns is joined here; a
+room another process owns (its lease, :mod:`.leases`) makes the connection a
+*visit* there, and every later message goes to that process until another room
+is picked. A room whose owner has stopped and not yet been replaced keeps the
+visit waiting for the next owner.
+
+A visit knows its room's code and its seat's token from the ``joined`` answer
+it passes on, so when the room moves (its owner stopped and another process
+took it over) the visit attaches again to the new owner by itself: a hello and
+a join with the token, whose answers are not passed on, then the new owner's
+snapshot is. The client keeps playing on the same connection.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..gate import CLOSE_TRY_AGAIN_LATER
+from ..members import Member, refusal
+from ..protocol import PROTOCOL_VERSION, RequestId
+from .leases import Leases
+from .link import RedisDown
+from .relay import Relay
+
+if TYPE_CHECKING:
+    from ..hub import Hub
+    from .directory import Directory
+
+log = logging.getLogger("tilerummy.server.cluster")
+
+#: The ids of the messages a visit sends on its client's behalf: their answers are not passed on.
+OWN_ID = "relay:"
+_OWN_ANSWER = f'"reply_to":"{OWN_ID}'
+#: Seconds the owner has to answer a visit's opening before the owner is looked up again.
+ATTACH_SECONDS = 2.0
+#: Seconds a visit waits for its room to have a live owner before the connection is closed.
+GIVE_UP_SECONDS = 30.0
+_CHOOSING = {"create_room", "join_room", "quick_match"}
+
+
+@dataclass(eq=False)
+class Visit:
+    member: Member
+    #: The owner attached to ("" while the room has no owner).
+    node: str
+    code: str | None
+    #: The message that puts the client in its room at an owner: first the client's own,
+    #: then (once ``joined`` came back) a join with the seat's token.
+    join_text: str | None
+    session: str = ""
+    opened: bool = False
+    #: When the last opening was sent, and since when the visit has had no owner answering.
+    sent_at: float = 0.0
+    waiting_since: float = 0.0
+
+
+class ClusterRouter:
+    def __init__(self, node: str, hub: Hub, relay: Relay, leases: Leases, directory: Directory) -> None:
+        self.node = node
+        self.hub = hub
+        self.relay = relay
+        self.leases = leases
+        self.directory = directory
+        self.visits: dict[Member, Visit] = {}
+        self._by_session: dict[str, Visit] = {}
+        self._sessions = 0
+        self._recoveries = relay.link.recoveries
+
+    # --- What connections call --------------------------------------------------
+
+    async def receive(self, member: Member, text: str) -> None:
+        kind, body = _peek(text)
+        visit = self.visits.get(member)
+        if kind in _CHOOSING and member.name is not None:
+            target = await self._target(member, kind, body)
+            if target is None:
+                if visit is not None:
+                    self._detach(visit)
+                await self.hub.receive(member, text)
+                return
+            node, code = target
+            if visit is not None and visit.node == node and node:
+                self.relay.post(node, "text", visit.session, text)
+                return
+            if visit is not None:
+                self._detach(visit)
+            if member.room is not None:
+                # Told, not silent: a connection is in one room at a time.
+                await self.hub.leave(member, explicit=True, reply_to=None)
+            visit = Visit(member, node, code, text, waiting_since=self.hub.clock())
+            self.visits[member] = visit
+            if node:
+                self._open(visit, node)
+            return
+        if visit is not None and kind not in ("hello", "ping"):
+            if visit.node:
+                self.relay.post(visit.node, "text", visit.session, text)
+            else:
+                member.send(
+                    refusal("room_moving", "the room is moving to another server: try again in a moment", _id(body))
+                )
+            return
+        await self.hub.receive(member, text)
+
+    async def leave(self, member: Member, *, explicit: bool, reply_to: RequestId | None, quiet: bool = False) -> None:
+        visit = self.visits.get(member)
+        if visit is not None:
+            self._detach(visit)
+            if explicit and not quiet:
+                member.send(refusal("not_in_room", "you are in no room", reply_to))
+            return
+        await self.hub.leave(member, explicit=explicit, reply_to=reply_to, quiet=quiet)
+
+    # --- Choosing where a room is -------------------------------------------------
+
+    async def _target(self, member: Member, kind: str, body: dict[str, Any]) -> tuple[str, str | None] | None:
+        """Where the message goes: None for this hub, else (owner, code), owner "" while nobody owns the room."""
+        if kind == "create_room":
+            return None
+        if kind == "quick_match":
+            if any(room is not member.room for room in self.hub.seating.open_to_quick_match()):
+                return None
+            found = await self.directory.quick_room()
+            return (found[0], None) if found is not None else None
+        code = body.get("code")
+        if not isinstance(code, str):
+            return None
+        code = code.strip().upper()
+        if code in self.hub.rooms:
+            return None
+        try:
+            owner = (await self.leases.owners([code]))[code]
+        except RedisDown:
+            return None
+        if owner is not None:
+            return None if owner == self.node else (owner, code)
+        stored = await self.hub.read(lambda: self.hub.store.room(code))
+        if stored is None or stored.get("status") == "closed":
+            return None
+        # A room of a process that stopped, not yet taken over: wait for its next owner.
+        return "", code
+
+    # --- Visits -------------------------------------------------------------------
+
+    def _open(self, visit: Visit, node: str) -> None:
+        self._sessions += 1
+        visit.session = f"{self.node}|{self._sessions}"
+        visit.node = node
+        visit.opened = False
+        visit.sent_at = self.hub.clock()
+        self._by_session[visit.session] = visit
+        member = visit.member
+        self.relay.post(node, "open", visit.session, {"address": member.address, "base_url": member.base_url})
+        hello = {"type": "hello", "id": f"{OWN_ID}hello", "protocol": PROTOCOL_VERSION, "name": member.name}
+        self.relay.post(node, "text", visit.session, json.dumps(hello))
+        if visit.join_text is not None:
+            self.relay.post(node, "text", visit.session, visit.join_text)
+
+    def _detach(self, visit: Visit) -> None:
+        self.visits.pop(visit.member, None)
+        self._by_session.pop(visit.session, None)
+        if visit.node:
+            self.relay.post(visit.node, "close", visit.session)
+
+    def on_frame(self, kind: str, session: str, payload: Any) -> None:
+        visit = self._by_session.get(session)
+        if visit is None:
+            return
+        if kind == "opened":
+            visit.opened = True
+        elif kind == "out":
+            self._pass_on(visit, str(payload))
+        elif kind == "shut":
+            code, reason = payload
+            self._detach(visit)
+            visit.member.outbox.close(int(code), str(reason))
+        elif kind == "unknown":
+            # The owner lost the session: attach again at the next look.
+            visit.opened, visit.sent_at = False, float("-inf")
+
+    def _pass_on(self, visit: Visit, text: str) -> None:
+        if _OWN_ANSWER in text:
+            return
+        if text.startswith('{"type":"joined"'):
+            joined = json.loads(text)
+            visit.code = joined["code"]
+            join: dict[str, Any] = {"type": "join_room", "id": f"{OWN_ID}join", "code": joined["code"]}
+            if joined.get("token"):
+                join["token"] = joined["token"]
+            elif joined["role"] == "spectator":
+                join["role"] = "spectator"
+            else:
+                # A seat taken in an earlier join of this visit: keep its token.
+                previous = json.loads(visit.join_text) if visit.join_text is not None else {}
+                if previous.get("code") == joined["code"] and previous.get("token"):
+                    join["token"] = previous["token"]
+            visit.join_text = json.dumps(join)
+        elif text.startswith('{"type":"left"'):
+            visit.code, visit.join_text = None, None
+        visit.member.outbox.send(text)
+
+    async def follow_rooms(self) -> None:
+        """Attach each visit to its room's present owner: after a takeover, after a lost
+        opening, after Redis came back (frames may have been lost meanwhile)."""
+        recovered = self.relay.link.recoveries != self._recoveries
+        self._recoveries = self.relay.link.recoveries
+        codes = sorted({visit.code for visit in self.visits.values() if visit.code is not None})
+        owners = await self.leases.owners(codes)
+        now = self.hub.clock()
+        for visit in list(self.visits.values()):
+            owner = owners.get(visit.code) if visit.code is not None else visit.node
+            stale = not visit.opened and now - visit.sent_at >= ATTACH_SECONDS
+            if owner and (owner != visit.node or stale or recovered):
+                if visit.node:
+                    self.relay.post(visit.node, "close", visit.session)
+                self._by_session.pop(visit.session, None)
+                self._open(visit, owner)
+            if visit.opened or (owner and not stale):
+                visit.waiting_since = now
+            elif now - visit.waiting_since >= GIVE_UP_SECONDS:
+                self._detach(visit)
+                visit.member.outbox.close(CLOSE_TRY_AGAIN_LATER, "room_unavailable")
+
+    def closing(self) -> None:
+        """This process stops: the owners hear that its connections are gone."""
+        for visit in list(self.visits.values()):
+            self._detach(visit)
+
+
+def _peek(text: str) -> tuple[str | None, dict[str, Any]]:
+    """A message's type and body, as far as routing needs them (the hub reads it in full)."""
+    try:
+        body = json.loads(text)
+    except ValueError:
+        return None, {}
+    if not isinstance(body, dict):
+        return None, {}
+    kind = body.get("type")
+    return (kind if isinstance(kind, str) else None), body
+
+
+def _id(body: dict[str, Any]) -> RequestId | None:
+    value = body.get("id")
+    return value if isinstance(value, int | str) and not isinstance(value, bool) else None

@@ -1,0 +1,47 @@
+"""Where rooms live: this process alone, or one of many (:mod:`.cluster`).
+
+The hub asks its :class:`Placement` before a new room's code is used and tells
+it when a room closes; connections hand their messages to a :class:`Router`.
+A single process places every room here and routes every message to its own
+hub (:class:`LocalPlacement`, and the hub itself as the router); a process of
+a cluster claims each room's code in Redis and forwards the messages for
+rooms another process owns.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from .members import Member
+    from .protocol import RequestId
+
+
+class Placement(Protocol):
+    async def claim(self, code: str) -> bool:
+        """Make a new room's code this process's; False when another process has it."""
+        ...
+
+    def released(self, code: str) -> None:
+        """The room closed: its code is nobody's any more."""
+        ...
+
+
+class Router(Protocol):
+    """Where a connection's messages go."""
+
+    async def receive(self, member: Member, text: str) -> None: ...
+
+    async def leave(
+        self, member: Member, *, explicit: bool, reply_to: RequestId | None, quiet: bool = False
+    ) -> None: ...
+
+
+class LocalPlacement:
+    """One process: every code the process does not use itself is free."""
+
+    async def claim(self, code: str) -> bool:
+        return True
+
+    def released(self, code: str) -> None:
+        return None
