@@ -13,7 +13,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +37,14 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``tilerummy serve`` on a free loopback port, with its database at ``db``."""
+    """``tilerummy serve`` on a free loopback port, with its database at ``db``
+    (and the options ``more``: ``--redis URL`` for a process of a cluster)."""
 
-    def __init__(self, db: str, log: Path, *, bot_workers: int = 1) -> None:
+    def __init__(self, db: str, log: Path, *, bot_workers: int = 1, more: Sequence[str] = ()) -> None:
         self.db = db
         self.log = log
         self.bot_workers = bot_workers
+        self.more = list(more)
         self.port = 0
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -67,6 +69,7 @@ class ServerProcess:
             self.db,
             "--bot-workers",
             str(self.bot_workers),
+            *self.more,
         ]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy())

@@ -33,6 +33,12 @@ def register(commands: Commands) -> None:
         metavar="URL",
         help="run as one of many processes sharing this Redis (redis://HOST:PORT/N) and a PostgreSQL --db",
     )
+    serve.add_argument(
+        "--cluster-name",
+        default="tilerummy",
+        metavar="NAME",
+        help="with --redis: the cluster's name (its Redis keys' prefix), to keep clusters sharing a Redis apart",
+    )
     serve.add_argument("--bot-workers", type=int, default=2, metavar="N", help="processes for bots (0: threads)")
     serve.add_argument("--max-rooms", type=int, default=2000, metavar="N", help="rooms open or playing at once")
     serve.add_argument(
@@ -84,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(
         database=args.db,
         redis=args.redis,
+        cluster_prefix=args.cluster_name,
         bot_workers=args.bot_workers,
         limits=ServerLimits(
             max_rooms=args.max_rooms,

@@ -188,7 +188,9 @@ class ClusterRouter:
     def _pass_on(self, visit: Visit, text: str) -> None:
         if _OWN_ANSWER in text:
             return
-        if text.startswith('{"type":"joined"'):
+        # A reply names its request first: the type follows within the first few dozen characters.
+        head = text[:48]
+        if '"type":"joined"' in head:
             joined = json.loads(text)
             visit.code = joined["code"]
             join: dict[str, Any] = {"type": "join_room", "id": f"{OWN_ID}join", "code": joined["code"]}
@@ -202,17 +204,18 @@ class ClusterRouter:
                 if previous.get("code") == joined["code"] and previous.get("token"):
                     join["token"] = previous["token"]
             visit.join_text = json.dumps(join)
-        elif text.startswith('{"type":"left"'):
+        elif '"type":"left"' in head:
             visit.code, visit.join_text = None, None
         visit.member.outbox.send(text)
 
     async def follow_rooms(self) -> None:
         """Attach each visit to its room's present owner: after a takeover, after a lost
         opening, after Redis came back (frames may have been lost meanwhile)."""
-        recovered = self.relay.link.recoveries != self._recoveries
-        self._recoveries = self.relay.link.recoveries
+        recoveries = self.relay.link.recoveries
         codes = sorted({visit.code for visit in self.visits.values() if visit.code is not None})
         owners = await self.leases.owners(codes)
+        # Counted as seen only once Redis answered: a look that fails sees the recovery next time.
+        recovered, self._recoveries = recoveries != self._recoveries, recoveries
         now = self.hub.clock()
         for visit in list(self.visits.values()):
             owner = owners.get(visit.code) if visit.code is not None else visit.node

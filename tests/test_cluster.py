@@ -1,0 +1,224 @@
+"""The cluster in-process: two nodes (a hub each) sharing a real Redis and a real PostgreSQL,
+players connected to either; a room moving when its owner stops; Redis restarting mid-game."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tilerummy.server.cluster import ClusterNode
+
+from .clusterkit import (
+    ClusterPlayer,
+    eventually,
+    halt,
+    new_prefix,
+    own_views_only,
+    postgres_schema,
+    redis_url,
+    running_node,
+    until,
+)
+from .hubkit import Message
+from .serverkit import free_port
+
+
+@pytest.fixture
+def database() -> Iterator[str]:
+    with postgres_schema() as url:
+        yield url
+
+
+async def play(players: dict[int, ClusterPlayer], game: Message, moves: int) -> tuple[Message, int]:
+    """The players draw (then pass) in turn, each through its own process, for ``moves`` moves
+    or to the end; the last view and how many actions were acknowledged."""
+    acknowledged = 0
+    for _ in range(moves):
+        if game["result"] is not None:
+            break
+        player = players[game["turn"]]
+        answer = await player.request({"type": "draw" if game["pool_size"] else "pass"})
+        assert answer["type"] == "game", answer
+        acknowledged += 1
+        game = answer["game"]
+    return game, acknowledged
+
+
+async def stored_moves(node: ClusterNode, game_id: str) -> int:
+    stored = await node.hub.read(lambda: node.hub.store.game(game_id))
+    assert stored is not None
+    return len(stored.actions)
+
+
+def test_players_of_one_room_on_two_processes_play_it_to_the_end(database: str) -> None:
+    redis, prefix = redis_url(), new_prefix()
+
+    async def main() -> None:
+        async with running_node(database, redis, prefix) as one, running_node(database, redis, prefix) as two:
+            ana = await ClusterPlayer.hello(one, "Ana")
+            bruno = await ClusterPlayer.hello(two, "Bruno")
+            joined = await ana.create(public=False)
+            await bruno.join(joined["code"])
+            # The room is the first process's alone; the second only relays Bruno's messages.
+            assert joined["code"] in one.hub.rooms
+            assert joined["code"] not in two.hub.rooms
+            started = await ana.request({"type": "start_game"})
+            assert ana.seat is not None and bruno.seat is not None
+            game, acknowledged = await play({ana.seat: ana, bruno.seat: bruno}, started["game"], 400)
+            assert game["result"] is not None
+            assert await stored_moves(one, started["game"]["game_id"]) == acknowledged
+            own_views_only(ana)
+            own_views_only(bruno)
+
+    asyncio.run(main())
+
+
+def test_the_lobby_and_quick_match_see_the_rooms_of_every_process(database: str) -> None:
+    redis, prefix = redis_url(), new_prefix()
+
+    async def main() -> None:
+        async with running_node(database, redis, prefix) as one, running_node(database, redis, prefix) as two:
+            ana = await ClusterPlayer.hello(one, "Ana")
+            await ana.create(public=True, auto_start=True)
+            code = ana.code
+
+            async def listed() -> bool:
+                return any(room["code"] == code for room in await two.directory.lobby())
+
+            await eventually(listed, "the second process's lobby to list the room")
+            bruno = await ClusterPlayer.hello(two, "Bruno")
+            matched = await bruno.request({"type": "quick_match"})
+            assert matched["type"] == "joined", matched
+            assert matched["code"] == code
+            # Full with both, the room starts by itself (quick match rooms do), for both of them.
+            await ana.wait_for(lambda message: message["type"] == "game")
+
+    asyncio.run(main())
+
+
+def test_a_room_moves_when_its_process_stops_and_its_players_keep_playing(database: str) -> None:
+    redis, prefix = redis_url(), new_prefix()
+
+    async def main() -> None:
+        async with running_node(database, redis, prefix) as one, running_node(database, redis, prefix) as two:
+            ana = await ClusterPlayer.hello(one, "Ana")
+            bruno = await ClusterPlayer.hello(two, "Bruno")
+            joined = await ana.create(public=False)
+            code = joined["code"]
+            await bruno.join(code)
+            started = await ana.request({"type": "start_game"})
+            game_id = started["game"]["game_id"]
+            assert ana.seat is not None and bruno.seat is not None
+            game, before = await play({ana.seat: ana, bruno.seat: bruno}, started["game"], 10)
+
+            await halt(one)
+            # The second process takes the room over once the lease runs out; Bruno's
+            # connection follows the room there and gets the new owner's snapshot.
+            await until(lambda: code in two.hub.rooms, "the room to be taken over")
+            snapshot = await bruno.wait_for(lambda message: message["type"] == "snapshot")
+            assert snapshot["game"]["moves"] == game["moves"]
+            # Ana's process died with her connection: she reconnects to the other one with her token.
+            ana_again = await ClusterPlayer.hello(two, "Ana")
+            await ana_again.join(code, token=ana.token)
+            game, after = await play({ana.seat: ana_again, bruno.seat: bruno}, snapshot["game"], 400)
+            assert game["result"] is not None
+            assert await stored_moves(two, game_id) == before + after
+            own_views_only(bruno)
+            own_views_only(ana_again)
+
+    asyncio.run(main())
+
+
+class RedisServer:
+    """A Redis of the test's own, so that it can be stopped and started again on its port."""
+
+    def __init__(self, log: Path) -> None:
+        self.port = free_port()
+        self.log = log
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+    def answers(self) -> bool:
+        import redis
+
+        try:
+            client = redis.Redis.from_url(self.url, socket_connect_timeout=1)
+            answered = bool(client.ping())
+            client.close()
+            return answered
+        except (redis.RedisError, OSError):
+            return False
+
+
+def test_when_redis_restarts_each_process_keeps_its_rooms_and_play_goes_on(database: str, tmp_path: Path) -> None:
+    if shutil.which("redis-server") is None:
+        pytest.skip("no redis-server to start and stop (.ci/redis.sh installs it)")
+    server = RedisServer(tmp_path / "redis.log")
+    server.start()
+    prefix = new_prefix()
+
+    async def main() -> None:
+        await until(server.answers, "Redis to start")
+        async with (
+            running_node(database, server.url, prefix) as one,
+            running_node(database, server.url, prefix) as two,
+        ):
+            ana = await ClusterPlayer.hello(one, "Ana")
+            bruno = await ClusterPlayer.hello(two, "Bruno")
+            code = (await ana.create(public=False))["code"]
+            await bruno.join(code)
+            # A room with both players on the first process goes on without Redis at all.
+            carla = await ClusterPlayer.hello(one, "Carla")
+            dora = await ClusterPlayer.hello(one, "Dora")
+            local = (await carla.create(public=False))["code"]
+            await dora.join(local)
+            started = await ana.request({"type": "start_game"})
+            local_started = await carla.request({"type": "start_game"})
+            assert ana.seat is not None and bruno.seat is not None
+            assert carla.seat is not None and dora.seat is not None
+            game, before = await play({ana.seat: ana, bruno.seat: bruno}, started["game"], 6)
+
+            server.stop()
+            local_game, local_moves = await play({carla.seat: carla, dora.seat: dora}, local_started["game"], 6)
+            assert local_moves == 6
+            server.start()
+            await until(server.answers, "Redis to start again")
+            # Each process puts its leases back: nobody took the other's rooms meanwhile.
+            await until(lambda: one.link.steady() and two.link.steady(), "both processes to trust Redis again")
+            assert code in one.hub.rooms and local in one.hub.rooms
+            assert code not in two.hub.rooms
+            owners = await one.leases.owners([code, local])
+            assert owners == {code: one.node, local: one.node}
+            # Bruno's connection attaches again to the room's owner and gets its snapshot, then plays on.
+            snapshot = await bruno.wait_for(lambda message: message["type"] == "snapshot" and message["seq"] > 0)
+            assert snapshot["game"]["moves"] == game["moves"]
+            game, after = await play({ana.seat: ana, bruno.seat: bruno}, game, 400)
+            assert game["result"] is not None
+            assert await stored_moves(one, started["game"]["game_id"]) == before + after
+            local_game, more = await play({carla.seat: carla, dora.seat: dora}, local_game, 400)
+            assert local_game["result"] is not None
+            assert await stored_moves(one, local_started["game"]["game_id"]) == local_moves + more
+
+    try:
+        asyncio.run(main())
+    finally:
+        server.stop()
