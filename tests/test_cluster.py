@@ -222,3 +222,21 @@ def test_when_redis_restarts_each_process_keeps_its_rooms_and_play_goes_on(datab
         asyncio.run(main())
     finally:
         server.stop()
+
+
+def test_serve_refuses_a_cluster_without_postgresql_or_redis_in_one_line(
+    database: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from tilerummy.cli import main
+
+    def refusal(*args: str) -> str:
+        assert main(["serve", *args]) == 2
+        error = capsys.readouterr().err
+        assert error.count("\n") == 1, error
+        return error
+
+    sqlite = str(tmp_path / "server.sqlite3")
+    assert "--redis needs a PostgreSQL --db" in refusal("--redis", "redis://127.0.0.1:6379/0", "--db", sqlite)
+    # Port 1 on this machine refuses connections at once.
+    assert "cannot reach Redis" in refusal("--redis", "redis://127.0.0.1:1/0", "--db", database)
+    assert "redis://" in refusal("--redis", "not a url", "--db", database)

@@ -34,6 +34,11 @@ def register(commands: Commands) -> None:
         help="run as one of many processes sharing this Redis (redis://HOST:PORT/N) and a PostgreSQL --db",
     )
     serve.add_argument(
+        "--reuse-port",
+        action="store_true",
+        help="share the port with other server processes on this machine (the system spreads connections)",
+    )
+    serve.add_argument(
         "--cluster-name",
         default="tilerummy",
         metavar="NAME",
@@ -84,13 +89,14 @@ def run(args: argparse.Namespace) -> int:
         public_url = check_public_url(args.public_url) if args.public_url is not None else None
     except AddressError as error:
         raise TilerummyError(str(error)) from None
-    _check_address(args.host, args.port)
+    _check_address(args.host, args.port, reuse_port=args.reuse_port)
     _check_database(args.db)
     _check_cluster(args.redis, args.db)
     settings = Settings(
         database=args.db,
         redis=args.redis,
         cluster_prefix=args.cluster_name,
+        reuse_port=args.reuse_port,
         bot_workers=args.bot_workers,
         limits=ServerLimits(
             max_rooms=args.max_rooms,
@@ -134,7 +140,7 @@ def _check_cluster(redis: str | None, database: str | None) -> None:
     check_redis(redis)
 
 
-def _check_address(host: str, port: int) -> None:
+def _check_address(host: str, port: int, *, reuse_port: bool = False) -> None:
     """Bind the address once before the server starts, so that a bad one is a one-line refusal.
 
     :raises TilerummyError: for a host that is no address here, or a port that is taken.
@@ -147,6 +153,8 @@ def _check_address(host: str, port: int) -> None:
     with socket.socket(family, kind, protocol) as probe:
         # As the server binds: an address left in TIME_WAIT by a stopped server is free.
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         try:
             probe.bind(address)
         except OSError as error:

@@ -26,6 +26,7 @@ import contextlib
 import gc
 import logging
 import os
+import socket
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
@@ -89,6 +90,8 @@ class Settings:
     redis: str | None = None
     #: The prefix of the cluster's Redis keys: clusters sharing a Redis use different ones.
     cluster_prefix: str = "tilerummy"
+    #: Share the port with the other processes on the machine (SO_REUSEPORT): the kernel spreads connections.
+    reuse_port: bool = False
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -371,7 +374,18 @@ def serve(host: str, port: int, settings: Settings) -> None:
     # What is loaded by now (modules, the rules, the schema) lives as long as the process: never walk it again.
     gc.collect()
     gc.freeze()
-    uvicorn.Server(uvicorn_config(create_app(announced, store), host, port, announced)).run()
+    server = uvicorn.Server(uvicorn_config(create_app(announced, store), host, port, announced))
+    server.run(sockets=[_shared_socket(host, port)] if settings.reuse_port else None)
+
+
+def _shared_socket(host: str, port: int) -> socket.socket:
+    """A listening address other processes may bind too; the kernel hands each connection to one of them."""
+    family, kind, protocol, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    shared = socket.socket(family, kind, protocol)
+    shared.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    shared.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    shared.bind(address)
+    return shared
 
 
 def uvicorn_config(app: Starlette, host: str, port: int, settings: Settings) -> Any:

@@ -12,14 +12,17 @@ A visit knows its room's code and its seat's token from the ``joined`` answer
 it passes on, so when the room moves (its owner stopped and another process
 took it over) the visit attaches again to the new owner by itself: a hello and
 a join with the token, whose answers are not passed on, then the new owner's
-snapshot is. The client keeps playing on the same connection.
+snapshot is. The client keeps playing on the same connection. Its requests
+not yet answered are sent again after the join: the owner they went to may have
+stopped before answering (a request that was applied is refused the second
+time, as an action out of turn is).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..gate import CLOSE_TRY_AGAIN_LATER
@@ -38,11 +41,15 @@ log = logging.getLogger("tilerummy.server.cluster")
 #: The ids of the messages a visit sends on its client's behalf: their answers are not passed on.
 OWN_ID = "relay:"
 _OWN_ANSWER = f'"reply_to":"{OWN_ID}'
+#: How every answer begins: the id of the request it answers comes first.
+_REPLY = '{"reply_to":'
 #: Seconds the owner has to answer a visit's opening before the owner is looked up again.
 ATTACH_SECONDS = 2.0
 #: Seconds a visit waits for its room to have a live owner before the connection is closed.
 GIVE_UP_SECONDS = 30.0
 _CHOOSING = {"create_room", "join_room", "quick_match"}
+#: The most unanswered requests a visit keeps (a client waits for its answers; more is abuse).
+MOST_UNANSWERED = 64
 
 
 @dataclass(eq=False)
@@ -59,6 +66,9 @@ class Visit:
     #: When the last opening was sent, and since when the visit has had no owner answering.
     sent_at: float = 0.0
     waiting_since: float = 0.0
+    #: The client's requests not answered yet, by id: sent again to the next owner, after the join,
+    #: since the owner they went to may have stopped before answering.
+    unanswered: dict[str, str] = field(default_factory=dict)
 
 
 class ClusterRouter:
@@ -87,7 +97,7 @@ class ClusterRouter:
                 return
             node, code = target
             if visit is not None and visit.node == node and node:
-                self.relay.post(node, "text", visit.session, text)
+                self._forward(visit, text, body)
                 return
             if visit is not None:
                 self._detach(visit)
@@ -100,12 +110,7 @@ class ClusterRouter:
                 self._open(visit, node)
             return
         if visit is not None and kind not in ("hello", "ping"):
-            if visit.node:
-                self.relay.post(visit.node, "text", visit.session, text)
-            else:
-                member.send(
-                    refusal("room_moving", "the room is moving to another server: try again in a moment", _id(body))
-                )
+            self._forward(visit, text, body)
             return
         await self.hub.receive(member, text)
 
@@ -162,6 +167,18 @@ class ClusterRouter:
         self.relay.post(node, "text", visit.session, json.dumps(hello))
         if visit.join_text is not None:
             self.relay.post(node, "text", visit.session, visit.join_text)
+        for waiting in visit.unanswered.values():
+            self.relay.post(node, "text", visit.session, waiting)
+
+    def _forward(self, visit: Visit, text: str, body: dict[str, Any]) -> None:
+        request_id = _id(body)
+        if request_id is not None:
+            visit.unanswered[json.dumps(request_id)] = text
+            if len(visit.unanswered) > MOST_UNANSWERED:
+                del visit.unanswered[next(iter(visit.unanswered))]
+        # While the room has no owner, the request waits with the unanswered ones for the next.
+        if visit.node:
+            self.relay.post(visit.node, "text", visit.session, text)
 
     def _detach(self, visit: Visit) -> None:
         self.visits.pop(visit.member, None)
@@ -188,6 +205,8 @@ class ClusterRouter:
     def _pass_on(self, visit: Visit, text: str) -> None:
         if _OWN_ANSWER in text:
             return
+        if visit.unanswered and text.startswith(_REPLY):
+            visit.unanswered.pop(text[len(_REPLY) : text.find(",", len(_REPLY))], None)
         # A reply names its request first: the type follows within the first few dozen characters.
         head = text[:48]
         if '"type":"joined"' in head:
