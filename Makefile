@@ -1,11 +1,12 @@
 # make run: set up and start the server; open the address it prints in a browser.
 # make test: set up and run the linters, the type checker and every test.
+# make cluster: two server processes as one service on http://127.0.0.1:8000/ (docs/deploy.md).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit setup browser clean
+.PHONY: run cluster test lint typecheck unit setup browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +19,16 @@ setup: $(STAMP)
 run: $(STAMP)
 	@echo "Starting the game server: open the address below in a browser to play (Ctrl-C stops it)."
 	@$(BIN)/tilerummy serve
+
+# PostgreSQL from TILERUMMY_DB, else one started here (.ci/postgres.sh); Redis from
+# TILERUMMY_REDIS, else one the cluster starts for itself. PROCESSES=N for more processes, PORT=P.
+PROCESSES ?= 2
+PORT ?= 8000
+cluster: $(STAMP)
+	@db="$${TILERUMMY_DB:-$$(bash .ci/postgres.sh)}"; \
+	if [ -z "$$db" ]; then echo "No PostgreSQL: set TILERUMMY_DB=postgresql://... (docs/deploy.md)"; exit 1; fi; \
+	echo "Starting $(PROCESSES) server processes as one service: open the address below (Ctrl-C stops them)."; \
+	$(BIN)/tilerummy cluster --processes $(PROCESSES) --port $(PORT) --db "$$db" $${TILERUMMY_REDIS:+--redis "$$TILERUMMY_REDIS"}
 
 # The browser tests drive Debian's Chromium, and the client's pure modules are tested
 # with Node.js's own test runner; install them only when they are missing.

@@ -132,6 +132,8 @@ def _redis(url: str | None) -> Iterator[str]:
     server = subprocess.Popen(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
         stdout=subprocess.DEVNULL,
+        # Its own session: a Ctrl-C stops the servers first, then this Redis, not all at once.
+        start_new_session=True,
     )
     started = f"redis://127.0.0.1:{port}/0"
     try:
