@@ -19,17 +19,16 @@ import os
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from typing import Any
 
 import pytest
 
 from tilerummy.server.botpool import BotPool
 from tilerummy.server.cluster import ClusterNode
-from tilerummy.server.hub import Hub, Member
+from tilerummy.server.hub import Hub
 from tilerummy.server.protocol import PROTOCOL_VERSION
 from tilerummy.server.store import open_store
 
-from .hubkit import Inbox, Message
+from .hubkit import Message, Player
 
 #: A safety net, not a measurement: a condition not met after this many seconds never will be.
 WAIT = 30.0
@@ -131,76 +130,23 @@ async def halt(node: ClusterNode) -> None:
     node.halted = True  # type: ignore[attr-defined]
 
 
-class ClusterPlayer:
+class ClusterPlayer(Player):
     """A client connected to one process: what it sends goes through the node's router,
     as a WebSocket connection's messages do; it keeps every message it receives."""
 
     def __init__(self, node: ClusterNode, name: str) -> None:
+        super().__init__(node.hub, name)
         self.node = node
-        self.name = name
-        self.inbox = Inbox()
-        self.member = Member(outbox=self.inbox, base_url="http://testserver")
-        self._read = 0
-        self._next_id = 0
-        self.token: str | None = None
-        self.seat: int | None = None
-        self.code: str | None = None
-
-    @property
-    def received(self) -> list[Message]:
-        return self.inbox.messages
 
     @classmethod
-    async def hello(cls, node: ClusterNode, name: str) -> ClusterPlayer:
+    async def connect(cls, node: ClusterNode, name: str) -> ClusterPlayer:
         player = cls(node, name)
-        await player.request({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name})
+        await player.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name})
+        await player.wait_for(lambda message: message["type"] == "welcome")
         return player
 
     async def send(self, message: Message) -> None:
         await self.node.router.receive(self.member, json.dumps(message))
-
-    async def request(self, message: Message) -> Message:
-        """Send with an id and return the reply to it."""
-        self._next_id += 1
-        request_id = self._next_id
-        await self.send({**message, "id": request_id})
-        return await self.wait_for(lambda reply: reply.get("reply_to") == request_id)
-
-    async def wait_for(self, wanted: Callable[[Message], bool], timeout: float = WAIT) -> Message:
-        found: list[Message] = []
-
-        def arrived() -> bool:
-            for message in self.received[self._read :]:
-                self._read += 1
-                if wanted(message):
-                    found.append(message)
-                    return True
-            return False
-
-        await until(arrived, f"{self.name}: a message; last: {self.received[-3:]}", timeout)
-        return found[0]
-
-    async def create(self, **options: Any) -> Message:
-        request: Message = {
-            "type": "create_room",
-            "seats": [{"kind": "person"}, {"kind": "person"}],
-            "rules": {"preset": "casual"},
-            "options": options,
-        }
-        joined = await self.request(request)
-        assert joined["type"] == "joined", joined
-        self.code, self.seat, self.token = joined["code"], joined["seat"], joined["token"]
-        return joined
-
-    async def join(self, code: str, *, token: str | None = None) -> Message:
-        request: Message = {"type": "join_room", "code": code}
-        if token is not None:
-            request["token"] = token
-        joined = await self.request(request)
-        assert joined["type"] == "joined", joined
-        self.code, self.seat = joined["code"], joined["seat"]
-        self.token = joined["token"] or token
-        return joined
 
     async def close(self) -> None:
         await self.node.router.leave(self.member, explicit=False, reply_to=None)

@@ -49,6 +49,24 @@ async def play(players: dict[int, ClusterPlayer], game: Message, moves: int) -> 
     return game, acknowledged
 
 
+async def started_game(
+    host_on: ClusterNode, guest_on: ClusterNode, host: str, guest: str
+) -> tuple[ClusterPlayer, ClusterPlayer, Message]:
+    """A private room made on one process and joined from another, its game started:
+    the two players (seated) and the game's first view."""
+    first = await ClusterPlayer.connect(host_on, host)
+    second = await ClusterPlayer.connect(guest_on, guest)
+    joined = await first.create([{"kind": "person"}] * 2, rules={"preset": "casual"}, public=False)
+    await second.join(joined["code"])
+    started = await first.request({"type": "start_game"})
+    assert first.seat is not None and second.seat is not None
+    return first, second, started["game"]
+
+
+def seats(*players: ClusterPlayer) -> dict[int, ClusterPlayer]:
+    return {player.seat: player for player in players if player.seat is not None}
+
+
 async def stored_moves(node: ClusterNode, game_id: str) -> int:
     stored = await node.hub.read(lambda: node.hub.store.game(game_id))
     assert stored is not None
@@ -60,18 +78,13 @@ def test_players_of_one_room_on_two_processes_play_it_to_the_end(database: str) 
 
     async def main() -> None:
         async with running_node(database, redis, prefix) as one, running_node(database, redis, prefix) as two:
-            ana = await ClusterPlayer.hello(one, "Ana")
-            bruno = await ClusterPlayer.hello(two, "Bruno")
-            joined = await ana.create(public=False)
-            await bruno.join(joined["code"])
+            ana, bruno, first = await started_game(one, two, "Ana", "Bruno")
             # The room is the first process's alone; the second only relays Bruno's messages.
-            assert joined["code"] in one.hub.rooms
-            assert joined["code"] not in two.hub.rooms
-            started = await ana.request({"type": "start_game"})
-            assert ana.seat is not None and bruno.seat is not None
-            game, acknowledged = await play({ana.seat: ana, bruno.seat: bruno}, started["game"], 400)
+            assert ana.code in one.hub.rooms
+            assert ana.code not in two.hub.rooms
+            game, acknowledged = await play(seats(ana, bruno), first, 400)
             assert game["result"] is not None
-            assert await stored_moves(one, started["game"]["game_id"]) == acknowledged
+            assert await stored_moves(one, first["game_id"]) == acknowledged
             own_views_only(ana)
             own_views_only(bruno)
 
@@ -83,15 +96,15 @@ def test_the_lobby_and_quick_match_see_the_rooms_of_every_process(database: str)
 
     async def main() -> None:
         async with running_node(database, redis, prefix) as one, running_node(database, redis, prefix) as two:
-            ana = await ClusterPlayer.hello(one, "Ana")
-            await ana.create(public=True, auto_start=True)
+            ana = await ClusterPlayer.connect(one, "Ana")
+            await ana.create([{"kind": "person"}] * 2, rules={"preset": "casual"}, public=True, auto_start=True)
             code = ana.code
 
             async def listed() -> bool:
                 return any(room["code"] == code for room in await two.directory.lobby())
 
             await eventually(listed, "the second process's lobby to list the room")
-            bruno = await ClusterPlayer.hello(two, "Bruno")
+            bruno = await ClusterPlayer.connect(two, "Bruno")
             matched = await bruno.request({"type": "quick_match"})
             assert matched["type"] == "joined", matched
             assert matched["code"] == code
@@ -106,26 +119,23 @@ def test_a_room_moves_when_its_process_stops_and_its_players_keep_playing(databa
 
     async def main() -> None:
         async with running_node(database, redis, prefix) as one, running_node(database, redis, prefix) as two:
-            ana = await ClusterPlayer.hello(one, "Ana")
-            bruno = await ClusterPlayer.hello(two, "Bruno")
-            joined = await ana.create(public=False)
-            code = joined["code"]
-            await bruno.join(code)
-            started = await ana.request({"type": "start_game"})
-            game_id = started["game"]["game_id"]
-            assert ana.seat is not None and bruno.seat is not None
-            game, before = await play({ana.seat: ana, bruno.seat: bruno}, started["game"], 10)
+            ana, bruno, first = await started_game(one, two, "Ana", "Bruno")
+            code, game_id = ana.code, first["game_id"]
+            assert code is not None
+            game, before = await play(seats(ana, bruno), first, 10)
 
             await halt(one)
             # The second process takes the room over once the lease runs out; Bruno's
             # connection follows the room there and gets the new owner's snapshot.
             await until(lambda: code in two.hub.rooms, "the room to be taken over")
-            snapshot = await bruno.wait_for(lambda message: message["type"] == "snapshot")
+            snapshot = await bruno.wait_for(
+                lambda message: message["type"] == "snapshot" and message["game"] is not None
+            )
             assert snapshot["game"]["moves"] == game["moves"]
             # Ana's process died with her connection: she reconnects to the other one with her token.
-            ana_again = await ClusterPlayer.hello(two, "Ana")
+            ana_again = await ClusterPlayer.connect(two, "Ana")
             await ana_again.join(code, token=ana.token)
-            game, after = await play({ana.seat: ana_again, bruno.seat: bruno}, snapshot["game"], 400)
+            game, after = await play(seats(ana_again, bruno), snapshot["game"], 400)
             assert game["result"] is not None
             assert await stored_moves(two, game_id) == before + after
             own_views_only(bruno)
@@ -182,23 +192,15 @@ def test_when_redis_restarts_each_process_keeps_its_rooms_and_play_goes_on(datab
             running_node(database, server.url, prefix) as one,
             running_node(database, server.url, prefix) as two,
         ):
-            ana = await ClusterPlayer.hello(one, "Ana")
-            bruno = await ClusterPlayer.hello(two, "Bruno")
-            code = (await ana.create(public=False))["code"]
-            await bruno.join(code)
+            ana, bruno, first = await started_game(one, two, "Ana", "Bruno")
             # A room with both players on the first process goes on without Redis at all.
-            carla = await ClusterPlayer.hello(one, "Carla")
-            dora = await ClusterPlayer.hello(one, "Dora")
-            local = (await carla.create(public=False))["code"]
-            await dora.join(local)
-            started = await ana.request({"type": "start_game"})
-            local_started = await carla.request({"type": "start_game"})
-            assert ana.seat is not None and bruno.seat is not None
-            assert carla.seat is not None and dora.seat is not None
-            game, before = await play({ana.seat: ana, bruno.seat: bruno}, started["game"], 6)
+            carla, dora, local_first = await started_game(one, one, "Carla", "Dora")
+            code, local = ana.code, carla.code
+            assert code is not None and local is not None
+            game, before = await play(seats(ana, bruno), first, 6)
 
             server.stop()
-            local_game, local_moves = await play({carla.seat: carla, dora.seat: dora}, local_started["game"], 6)
+            local_game, local_moves = await play(seats(carla, dora), local_first, 6)
             assert local_moves == 6
             server.start()
             await until(server.answers, "Redis to start again")
@@ -209,14 +211,16 @@ def test_when_redis_restarts_each_process_keeps_its_rooms_and_play_goes_on(datab
             owners = await one.leases.owners([code, local])
             assert owners == {code: one.node, local: one.node}
             # Bruno's connection attaches again to the room's owner and gets its snapshot, then plays on.
-            snapshot = await bruno.wait_for(lambda message: message["type"] == "snapshot" and message["seq"] > 0)
+            snapshot = await bruno.wait_for(
+                lambda message: message["type"] == "snapshot" and message["game"] is not None
+            )
             assert snapshot["game"]["moves"] == game["moves"]
-            game, after = await play({ana.seat: ana, bruno.seat: bruno}, game, 400)
+            game, after = await play(seats(ana, bruno), game, 400)
             assert game["result"] is not None
-            assert await stored_moves(one, started["game"]["game_id"]) == before + after
-            local_game, more = await play({carla.seat: carla, dora.seat: dora}, local_game, 400)
+            assert await stored_moves(one, first["game_id"]) == before + after
+            local_game, more = await play(seats(carla, dora), local_game, 400)
             assert local_game["result"] is not None
-            assert await stored_moves(one, local_started["game"]["game_id"]) == local_moves + more
+            assert await stored_moves(one, local_first["game_id"]) == local_moves + more
 
     try:
         asyncio.run(main())
@@ -240,3 +244,20 @@ def test_serve_refuses_a_cluster_without_postgresql_or_redis_in_one_line(
     # Port 1 on this machine refuses connections at once.
     assert "cannot reach Redis" in refusal("--redis", "redis://127.0.0.1:1/0", "--db", database)
     assert "redis://" in refusal("--redis", "not a url", "--db", database)
+
+
+def test_processes_starting_together_on_a_new_database_set_its_schema_up_once(database: str) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tilerummy.server.store import SCHEMA_VERSION, PostgresStore
+
+    def open_and_close() -> int:
+        store = PostgresStore(database)
+        try:
+            return store.stored_version()
+        finally:
+            store.close()
+
+    with ThreadPoolExecutor(4) as pool:
+        versions = list(pool.map(lambda _: open_and_close(), range(4)))
+    assert versions == [SCHEMA_VERSION] * 4

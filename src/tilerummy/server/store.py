@@ -60,6 +60,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 )
 #: The version this code writes and reads.
 SCHEMA_VERSION = len(MIGRATIONS)
+#: The PostgreSQL advisory lock held while the schema is set up (any number no other code takes).
+SCHEMA_LOCK = 0x7469_6C65
 
 
 class StoreError(TilerummyError):
@@ -169,6 +171,7 @@ class _SqlStore:
         """
         with self._lock:
             connection = self._connection()
+            self._hold_schema(connection)
             connection.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             row = connection.execute("SELECT version FROM schema_version").fetchone()
             if row is None:
@@ -190,6 +193,9 @@ class _SqlStore:
                     connection.execute(statement)
                 connection.execute(self._sql("UPDATE schema_version SET version = ?"), (step + 1,))
             connection.commit()
+
+    def _hold_schema(self, connection: Any) -> None:
+        """Keep other processes from setting the schema up at the same time, until the commit."""
 
     def stored_version(self) -> int:
         """The schema version the database records."""
@@ -353,6 +359,11 @@ class PostgresStore(_SqlStore):
 
     def _has_table(self, connection: Any, name: str) -> bool:
         return connection.execute("SELECT to_regclass(%s)", (name,)).fetchone()[0] is not None
+
+    def _hold_schema(self, connection: Any) -> None:
+        # The processes of a cluster start together on one database: one sets the schema up, the
+        # others wait and find it done (two CREATE TABLE IF NOT EXISTS at once can both try to create).
+        connection.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
 
     def close(self) -> None:
         with self._lock:
