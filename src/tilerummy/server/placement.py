@@ -26,6 +26,10 @@ class Placement(Protocol):
         """The room closed: its code is nobody's any more."""
         ...
 
+    async def settled(self, code: str) -> None:
+        """Return once a room this process is taking over is served (at once when it is not)."""
+        ...
+
 
 class Router(Protocol):
     """Where a connection's messages go."""
@@ -44,4 +48,7 @@ class LocalPlacement:
         return True
 
     def released(self, code: str) -> None:
+        return None
+
+    async def settled(self, code: str) -> None:
         return None

@@ -93,7 +93,10 @@ class Seating:
 
     async def join(self, member: Member, code: str, role: str, token: str | None, reply_to: RequestId | None) -> None:
         assert member.name is not None
-        room = self.hub.rooms.get(code.strip().upper())
+        code = code.strip().upper()
+        # A room this process is taking over from a stopped one is there once its game is replayed.
+        await self.hub.placement.settled(code)
+        room = self.hub.rooms.get(code)
         if room is None:
             raise RoomError("no_such_room", f"no room has the code {code!r}")
         if member.room is room:

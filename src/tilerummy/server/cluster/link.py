@@ -27,6 +27,8 @@ _T = TypeVar("_T")
 LEASE_SECONDS = 3.0
 #: Seconds a call to Redis may take before it counts as a failure.
 CALL_SECONDS = 2.0
+#: Connections to Redis a process opens at most; more calls at once wait for one.
+MOST_CONNECTIONS = 32
 
 
 class ClusterError(TilerummyError):
@@ -43,15 +45,23 @@ def redis_client(url: str, *, timeout: float | None = CALL_SECONDS) -> Redis:
     :raises ClusterError: the ``redis`` package is missing, or the URL is not a Redis URL.
     """
     try:
-        from redis.asyncio import Redis
+        from redis.asyncio import BlockingConnectionPool, Redis
     except ImportError:
         raise ClusterError("a cluster needs the redis package: pip install 'tilerummy[cluster]'") from None
     try:
-        client: Redis = Redis.from_url(
-            url, socket_connect_timeout=CALL_SECONDS, socket_timeout=timeout, socket_keepalive=True
+        # A burst of calls (every player of a stopped process rejoining at once) waits for a
+        # connection rather than failing as if Redis were down.
+        pool = BlockingConnectionPool.from_url(
+            url,
+            max_connections=MOST_CONNECTIONS,
+            timeout=CALL_SECONDS,
+            socket_connect_timeout=CALL_SECONDS,
+            socket_timeout=timeout,
+            socket_keepalive=True,
         )
     except ValueError as error:
         raise ClusterError(f"--redis {url}: {error}") from None
+    client: Redis = Redis.from_pool(pool)
     return client
 
 

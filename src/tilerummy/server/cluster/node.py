@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..gate import CLOSE_TRY_AGAIN_LATER
+from ..members import refusal
 from ..rooms import RoomError
 from .directory import BEAT_SECONDS, Directory
 from .guests import Guests
@@ -64,6 +65,8 @@ class ClusterNode:
         self._directory: Directory | None = None
         self._loops: list[asyncio.Task[None]] = []
         self._missing_since: dict[str, float] = {}
+        #: Rooms claimed and being loaded: set once each is served.
+        self._adopting: dict[str, asyncio.Event] = {}
         #: Rooms taken over from stopped processes, and rooms given up to another process.
         self.adopted = 0
         self.lost = 0
@@ -168,6 +171,7 @@ class ClusterNode:
             self.lost += 1
             log.warning("room %s: another server owns it now; its connections here reconnect there", code)
             for member in self.hub.drop(code):
+                member.send(refusal("room_moved", "the room moved to another server: reconnect to take your seat back"))
                 member.outbox.close(CLOSE_TRY_AGAIN_LATER, "room_moved")
 
     async def _beat(self) -> None:
@@ -188,10 +192,21 @@ class ClusterNode:
         missing = {code for code, owner in owners.items() if owner is None}
         self._missing_since = {code: self._missing_since.get(code, now) for code in missing}
         for code, since in list(self._missing_since.items()):
-            if now - since < ORPHAN_SECONDS or not await self.leases.claim(code):
+            if now - since < ORPHAN_SECONDS:
                 continue
-            del self._missing_since[code]
-            await self._adopt(code)
+            # Joins of the room wait from the claim until the game is replayed (:meth:`settled`).
+            self._adopting[code] = asyncio.Event()
+            try:
+                if await self.leases.claim(code):
+                    del self._missing_since[code]
+                    await self._adopt(code)
+            finally:
+                self._adopting.pop(code).set()
+
+    async def settled(self, code: str) -> None:
+        adopting = self._adopting.get(code)
+        if adopting is not None:
+            await adopting.wait()
 
     async def _adopt(self, code: str) -> None:
         hub = self.hub

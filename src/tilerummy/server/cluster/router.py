@@ -143,7 +143,7 @@ class ClusterRouter:
         try:
             owner = (await self.leases.owners([code]))[code]
         except RedisDown:
-            return None
+            owner = None
         if owner is not None:
             return None if owner == self.node else (owner, code)
         stored = await self.hub.read(lambda: self.hub.store.room(code))
@@ -248,6 +248,8 @@ class ClusterRouter:
                 visit.waiting_since = now
             elif now - visit.waiting_since >= GIVE_UP_SECONDS:
                 self._detach(visit)
+                detail = "the server that has the room cannot be reached: reconnect later"
+                visit.member.send(refusal("room_unavailable", detail))
                 visit.member.outbox.close(CLOSE_TRY_AGAIN_LATER, "room_unavailable")
 
     def closing(self) -> None:
