@@ -29,6 +29,7 @@ from ._keep import NO_FACES, KeepPlan, Kept, KeptSet, set_aside
 from ._search import JOKER_INDEX
 from ._tables import (
     Around,
+    Choice,
     Move,
     Pick,
     Run,
@@ -37,6 +38,7 @@ from ._tables import (
     StepSignature,
     group_split,
     jokers_used,
+    new_tuple,
     windows,
 )
 
@@ -184,32 +186,24 @@ class LayerSearch:
 
     def depends_on(self, index: int) -> int:
         """The bits of a state its moves at this step depend on: its kept
-        sets around the step and its part (every kept pattern's options
-        share the part's mask)."""
+        sets around the step and its part (the same mask for every kept pattern)."""
         return self.plan.around[index][3] | self.options_for(index, 0).mask
 
-    def moves(self, index: int, key: int, *, closing: bool) -> list[Move]:
-        """A state's moves at this step (with the number's groups made,
-        ``closing``), shared with every step alike: their gains are to be
-        scaled as in this search (times ``scale``)."""
-        options = self.options[index].get(key & self.plan.around[index][3]) or self.options_for(index, key)
+    def moves(self, index: int, key: int) -> list[Move]:
+        """A state's moves at this step (after a number's last colour, with
+        its groups made), shared with every step alike: gains unscaled."""
+        options = self.options_for(index, key)
         part = key & options.mask
-        return options.closing(part) if closing else options.moves(part)
+        return options.closing(part) if index % 4 == 3 else options.moves(part)
 
     def _colour_step(self, step: Layer, position: int, hope: int) -> Layer:
         """Every state after one colour's choice at one number (and, after
         the last colour, the number's groups made)."""
         number, colour = self.steps[position]
-        index, closing = (number - 1) * 4 + colour, colour == 3
-        if self.plan.around[index][3]:
-            depends = self.depends_on(index)
-            table = {part: self.moves(index, part, closing=closing) for part in {key & depends for key in step}}
-        else:  # no kept set's tiles around: one set of options for every state
-            options = self.options_for(index, 0)
-            depends = options.mask
-            fetch = options.closing if closing else options.moves
-            table = {part: fetch(part) for part in {key & depends for key in step}}
-        if all(len(found) == 1 and not found[0].delta and not found[0].gain for found in table.values()) and all(
+        index = (number - 1) * 4 + colour
+        depends = self.depends_on(index)
+        table = {part: self.moves(index, part) for part in {key & depends for key in step}}
+        if all(len(found) == 1 and not found[0][0] and not found[0][1] for found in table.values()) and all(
             score + hope > 0 for score, _, _ in step.values()
         ):
             # Every state's only choice leaves it as it is and gains nothing (a
@@ -241,15 +235,10 @@ class LayerSearch:
         """The play a state past the last step stands for, from what was
         chosen at each step."""
         kept_sets: list[KeptSet] = []
-        layout: list[Pick | int] = []
+        layout: list[Pick] = []
         for (number, colour), pick in zip(self.steps, picks, strict=True):
             if colour < 0:
-                assert isinstance(pick, int)
-                kept_sets.extend(self.plan.combos(number)[pick].ways)
-            elif colour == 3:
-                choice, jokers = cast(tuple[Pick, int], pick)
-                layout.append(choice)
-                layout.append(jokers)
+                kept_sets.extend(self.plan.combos(number)[cast(int, pick)].ways)
             else:
                 layout.append(cast(Pick, pick))
         kept = tuple(sorted(kept_sets, key=lambda way: way.index))
@@ -258,13 +247,9 @@ class LayerSearch:
     def depth_first(self, keep: int, budget: list[int]) -> tuple[Kept | None, bool]:
         """Depth first, keeping sets before breaking them up: the play that
         keeps the most sets, at least ``keep``, found within as many states
-        as ``budget`` holds (which it lowers by those it visits, so searches
-        can share it), and whether the search went through (then no play
-        keeps more).
-
-        Each state is tried once for each better score it is reached with;
-        a play found raises the bar for the rest.
-        """
+        as ``budget`` holds (lowered by those visited, so searches can share
+        it), and whether the search went through (then no play keeps more).
+        Each state is tried once for each better score it is reached with."""
         search = _DepthFirst(self, keep, budget[0])
         search.visit(0, self.tables.no_runs, 0)
         budget[0] = search.left
@@ -286,15 +271,13 @@ class LayerSearch:
         picks: list[object] = []
         key = best_key
         for position in range(len(history) - 1, -1, -1):
-            before = history[position - 1] if position else first
             number, colour = self.steps[position]
-            pick: object
-            if history[position] is before:
+            if history[position] is (history[position - 1] if position else first):
                 # A step that changed nothing: the state made its only choice.
-                pick = self.moves((number - 1) * 4 + colour, key, closing=colour == 3)[0].pick
+                picks.append(self.moves((number - 1) * 4 + colour, key)[0][2])
             else:
                 _, key, pick = history[position][key]
-            picks.append(pick)
+                picks.append(pick)
         picks.reverse()
         return self.play(picks, best_score)
 
@@ -310,28 +293,23 @@ def run_out(search: Generator[int, None, Kept | None]) -> Kept | None:
 
 
 class _DepthFirst:
-    """One depth-first search of a :class:`LayerSearch` (see its
-    :meth:`~LayerSearch.depth_first`): what it works out once and what it
-    has found so far."""
+    """One depth-first search of a :class:`LayerSearch`: what it works out
+    once and what it has found so far."""
 
     def __init__(self, search: LayerSearch, keep: int, budget: int) -> None:
-        plan, steps = search.plan, search.steps
         self.search = search
-        self.plan = plan
-        self.steps = steps
+        self.plan = search.plan
+        self.steps = search.steps
         self.hopes = search.hopes
-        self.count = len(steps)
-        # Per step: its decisions' clearing, and where its options are.
-        self.clearing = [~plan.clearing.get(number, 0) for number, _ in steps]
-        self.indexes = [(number - 1) * 4 + colour for number, colour in steps]
-        # What a state's moves depend on at each step (found when the step is
-        # first reached), and per step the moves, best first, by that.
-        self.depends: list[int | None] = [None] * len(steps)
-        self.ordered: list[dict[int, list[Move]]] = [{} for _ in steps]
+        self.count = len(self.steps)
+        self.clearing = [~self.plan.clearing.get(number, 0) for number, _ in self.steps]
+        # Per step, what a state's moves depend on (found when the step is
+        # first reached), and by that the moves, best first.
+        self.depends: list[int | None] = [None] * self.count
+        self.ordered: list[dict[int, list[Move]]] = [{} for _ in self.steps]
         self.scale = search.scale
-        # Without optional copies no move gains anything: none to sort.
-        self.gaining = search.still[0] > 0
-        self.seen: list[dict[int, int]] = [{} for _ in steps]
+        self.gaining = search.still[0] > 0  # else no move gains: none to sort
+        self.seen: list[dict[int, int]] = [{} for _ in self.steps]
         self.path: list[object] = []
         self.best: list[object] | None = None
         self.floor = search.score * search.scale + keep - 1
@@ -359,17 +337,17 @@ class _DepthFirst:
                 self.visit(position + 1, base + added, score + gained)
                 path.pop()
             return
-        by_state = self.ordered[position]
+        index = (number - 1) * 4 + colour
         mask = self.depends[position]
         if mask is None:
-            mask = self.depends[position] = self.search.depends_on(self.indexes[position])
-        depends = key & mask
-        moves = by_state.get(depends)
+            mask = self.depends[position] = self.search.depends_on(index)
+        by_state = self.ordered[position]
+        moves = by_state.get(key & mask)
         if moves is None:
-            moves = self.search.moves(self.indexes[position], key, closing=colour == 3)
+            moves = self.search.moves(index, key)
             if self.gaining:
-                moves = sorted(moves, key=lambda move: -move.gain)
-            by_state[depends] = moves
+                moves = sorted(moves, key=lambda move: -move[1])
+            by_state[key & mask] = moves
         scale = self.scale
         for delta, gain, pick in moves:
             path.append(pick)
@@ -419,14 +397,9 @@ def step_signatures(
                 held[colour][number + 2],
             )
             later = () if wrapped else tuple(sorted(capped[colour + 1 :]))
-            # Made as tuples are (a named tuple's own constructor is slower, and
-            # every search makes one per step).
-            signature = (colour, _new_tuple(Around, around), weights[face], total_jokers, later)
-            found.append(_new_tuple(StepSignature, signature))
+            signature = (colour, new_tuple(Around, around), weights[face], total_jokers, later)
+            found.append(new_tuple(StepSignature, signature))
     return found
-
-
-_new_tuple = tuple.__new__
 
 
 def remaining_scores(optional: Sequence[int], weights: Sequence[int], jokers: int, top: int) -> list[int]:
@@ -461,20 +434,16 @@ def placeable(must: Sequence[int], optional: Sequence[int], jokers: int, wrap: b
     ]
 
 
-def lay_out_path(path: Sequence[Pick | int]) -> tuple[Meld, ...]:
-    """The sets a path makes: per number, each colour's (choice, 1s kept)
-    then the jokers put in groups."""
+def lay_out_path(path: Sequence[Pick]) -> tuple[Meld, ...]:
+    """The sets a path makes: per number, each colour's choice, the last
+    with the jokers put in groups."""
     melds: list[Meld] = []
     open_runs: list[list[tuple[Run, list[Tile], int]]] = [[] for _ in COLOURS]
-    per_number = 5  # four colour steps, then the groups
-    for index in range(0, len(path), per_number):
-        number = index // per_number + 1
-        counts = []
-        for colour in range(4):
-            entry = path[index + colour]
-            assert isinstance(entry, Pick)
-            choice = entry.choice
-            counts.append(choice.to_groups)
+    for index in range(0, len(path), 4):
+        number = index // 4 + 1
+        last, group_jokers = cast(tuple[Choice, int], path[index + 3])
+        choices = [*cast(list[Choice], path[index : index + 3]), last]
+        for colour, choice in enumerate(choices):
             tile = NUMBERED_TILES[colour * MAX_NUMBER + (0 if number == WRAPPED_ONE else number - 1)]
             still_open: list[tuple[Run, list[Tile], int]] = []
             pending = list(open_runs[colour])
@@ -489,9 +458,7 @@ def lay_out_path(path: Sequence[Pick | int]) -> tuple[Meld, ...]:
             for run in choice.started:
                 still_open.append((run, [tile if run.real else JOKER], number))
             open_runs[colour] = still_open
-        group_jokers = path[index + 4]
-        assert isinstance(group_jokers, int)
-        split = group_split((counts[0], counts[1], counts[2], counts[3]), group_jokers)
+        split = group_split(tuple(choice.to_groups for choice in choices), group_jokers)
         assert split is not None
         for group in split:
             numbered = tuple(NUMBERED_TILES[colour * MAX_NUMBER + number - 1] for colour in group if colour >= 0)

@@ -1,11 +1,8 @@
 """What the layer searches share: the states, each colour's choices at a
 number, and the tables of them that one rule set's searches build up.
 
-A state is one int: each colour's open runs (by name), the jokers used, how
-many colours sent one, two or three tiles to this number's groups, and (with
-wrap) the 1s each colour kept back to follow a 13; the fewest-changes search
-adds its bits for kept sets above those. Every choice then moves a state by a
-fixed amount, so a step is additions and dictionary look-ups.
+A state is one int (its fields below), so that every choice moves a state by
+a fixed amount and a step is additions and dictionary look-ups.
 """
 
 from __future__ import annotations
@@ -69,21 +66,15 @@ class Choice:
     after_id: int  # the name of runs_after
 
 
-class Pick(NamedTuple):
-    """A colour's choice at a number and the 1s it keeps back (with wrap)."""
+#: Makes a named tuple as a plain tuple is made (its own constructor is slower).
+new_tuple = tuple.__new__
 
-    choice: Choice
-    keep: int
-
-
-class Move(NamedTuple):
-    """A choice as a step makes it: what it adds to a state, the score it
-    gains, and the choice (after a number's last colour, with the jokers put
-    in that number's groups)."""
-
-    delta: int
-    gain: int
-    pick: Pick | tuple[Pick, int]
+#: What a step did: a colour's choice, with after a number's last colour the
+#: jokers put in that number's groups.
+Pick = Choice | tuple[Choice, int]
+#: A choice as a step makes it: what it adds to a state, the score it gains
+#: and the pick (plain tuples: searches make and unpack them by the thousand).
+Move = tuple[int, int, Pick]
 
 
 class Option(NamedTuple):
@@ -141,7 +132,8 @@ class StepOptions:
         self.closed: dict[int, list[Move]] = {}
         self.fitting: dict[int, bool] = {}
         # The moves with placed copies not yet weighed, shared by steps alike but for the weight.
-        self.unweighed = tables.unweighed_moves(signature._replace(weight=0))
+        unweighed = new_tuple(StepSignature, (self.colour, self.around, 0, self.total_jokers, self.later))
+        self.unweighed = tables.unweighed_moves(unweighed)
         self.mask = RUN_MASK << self.colour * RUN_BITS | 15 << USED_SHIFT | HIST_MASK << HIST_SHIFT
         if self.around.wrapped:
             self.mask |= 3 << (KEPT_SHIFT + 2 * self.colour)
@@ -164,7 +156,7 @@ class StepOptions:
             if unweighed is None:
                 unweighed = self.unweighed[part] = self._moves(part)
             weight = self.weight
-            found = self.packed[part] = [Move(delta, units * weight, pick) for delta, units, pick in unweighed]
+            found = self.packed[part] = [(delta, units * weight, pick) for delta, units, pick in unweighed]
         return found
 
     def closing(self, part: int) -> list[Move]:
@@ -180,7 +172,7 @@ class StepOptions:
                 hist = after >> HIST_SHIFT & HIST_MASK
                 for jokers in group_jokers(hist, self.total_jokers - jokers_used(after)):
                     found.append(
-                        Move(delta - (hist << HIST_SHIFT) + (jokers << USED_SHIFT), gain, (cast(Pick, pick), jokers))
+                        (delta - (hist << HIST_SHIFT) + (jokers << USED_SHIFT), gain, (cast(Choice, pick), jokers))
                     )
             self.closed[part] = found
         return found
@@ -193,7 +185,7 @@ class StepOptions:
         wrapped = self.around.wrapped
         kept = part >> kept_shift & 3 if wrapped else 0
         hist = part >> HIST_SHIFT & HIST_MASK
-        found = []
+        found: list[Move] = []
         for choice, keep, units, jokers in self.tables.choices(self.around, runs_id, self.total_jokers - used, kept):
             delta = (choice.after_id - runs_id) << colour * RUN_BITS
             delta += jokers << USED_SHIFT
@@ -208,7 +200,7 @@ class StepOptions:
                 delta -= kept << kept_shift  # the kept 1s are placed now
             elif keep:
                 delta += keep << kept_shift
-            found.append(Move(delta, units, Pick(choice, keep)))
+            found.append((delta, units, choice))
         return found
 
 
@@ -227,7 +219,7 @@ class SolverTables:
             functools.partial(StepOptions, self)
         )
         self.unweighed_moves: Callable[[StepSignature], dict[int, list[Move]]] = functools.lru_cache(maxsize=12_000)(
-            _new_moves
+            lambda _: {}
         )
         self.choices: Callable[[Around, int, int, int], list[Option]] = functools.lru_cache(maxsize=100_000)(
             self._choices
@@ -386,10 +378,6 @@ def tables_for(rules: Rules) -> SolverTables:
     return SolverTables()
 
 
-def _new_moves(_: StepSignature) -> dict[int, list[Move]]:
-    return {}
-
-
 def _matches(stronger: list[Run], weaker: Sequence[Run]) -> bool:
     if not weaker:
         return all(run.length == 3 and run.real for run in stronger)
@@ -406,7 +394,7 @@ def _matches(stronger: list[Run], weaker: Sequence[Run]) -> bool:
 
 
 @functools.cache
-def group_split(counts: tuple[int, int, int, int], jokers: int) -> tuple[tuple[int, ...], ...] | None:
+def group_split(counts: tuple[int, ...], jokers: int) -> tuple[tuple[int, ...], ...] | None:
     """Groups for these counts of numbered tiles per colour and exactly this
     many jokers: each group as (colour, colour, ..., -1 per joker); None if
     impossible."""
@@ -422,7 +410,7 @@ def group_split(counts: tuple[int, int, int, int], jokers: int) -> tuple[tuple[i
                     rest = list(counts)
                     for colour in chosen:
                         rest[colour] -= 1
-                    tail = group_split((rest[0], rest[1], rest[2], rest[3]), jokers - joker_count)
+                    tail = group_split(tuple(rest), jokers - joker_count)
                     if tail is not None:
                         return ((*chosen, *(-1,) * joker_count), *tail)
     return None
@@ -437,9 +425,7 @@ def _sent(hist: int) -> list[int]:
 @functools.cache
 def _all_group_jokers(hist: int) -> tuple[int, ...]:
     counts = [*_sent(hist), 0, 0, 0, 0][:4]
-    return tuple(
-        jokers for jokers in range(9) if group_split((counts[0], counts[1], counts[2], counts[3]), jokers) is not None
-    )
+    return tuple(jokers for jokers in range(9) if group_split(tuple(counts), jokers) is not None)
 
 
 def group_jokers(hist: int, total_jokers: int) -> list[int]:
@@ -459,10 +445,7 @@ def completable(hist: int, later: tuple[int, ...], jokers_left: int) -> bool:
         if len(counts) > 4:
             continue
         counts += [0] * (4 - len(counts))
-        if any(
-            group_split((counts[0], counts[1], counts[2], counts[3]), jokers) is not None
-            for jokers in range(jokers_left + 1)
-        ):
+        if any(group_split(tuple(counts), jokers) is not None for jokers in range(jokers_left + 1)):
             return True
     return False
 
