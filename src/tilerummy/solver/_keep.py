@@ -395,13 +395,10 @@ def set_aside(signature: StepSignature, kept: int, around: tuple[int, int, int, 
     if not kept:
         return signature
     here, one, two, _ = around
-    near = signature.around
     return signature._replace(
-        around=near._replace(
-            must=near.must - (kept & here).bit_count(),
-            next_one=near.next_one - (kept & one).bit_count(),
-            next_two=near.next_two - (kept & two).bit_count(),
-        )
+        must=signature.must - (kept & here).bit_count(),
+        next_one=signature.next_one - (kept & one).bit_count(),
+        next_two=signature.next_two - (kept & two).bit_count(),
     )
 
 

@@ -28,7 +28,6 @@ from ..tiles import COLOURS, JOKER, MAX_NUMBER, NUMBERED_TILES, Tile
 from ._keep import NO_FACES, KeepPlan, Kept, KeptSet, set_aside
 from ._search import JOKER_INDEX
 from ._tables import (
-    Around,
     Choice,
     Move,
     Pick,
@@ -134,7 +133,9 @@ class LayerSearch:
         self.steps: list[tuple[int, int]] = []
         self.hopes: list[int] = []
         plan = self.plan
-        for number in range(1, self.top + 1):
+        if not plan.sets:  # nothing to decide: every step hopes for the rack tiles still to come
+            self.steps, self.hopes = _COLOUR_STEPS[self.top], self.still
+        for number in range(1, self.top + 1 if plan.sets else 1):
             ahead = plan.undecided_after[number] - self.breaks[number] if number <= MAX_NUMBER else 0
             if number in plan.deciding or number in plan.clearing:
                 self.steps.append((number, -1))
@@ -180,7 +181,7 @@ class LayerSearch:
         kept = key & around[3]
         options = self.options[index].get(kept)
         if options is None:
-            signature = set_aside(self.signatures[index], kept, around)
+            signature = set_aside(self.signatures[index], kept, around) if kept else self.signatures[index]
             options = self.options[index][kept] = self.tables.options_for(signature)
         return options
 
@@ -201,8 +202,13 @@ class LayerSearch:
         the last colour, the number's groups made)."""
         number, colour = self.steps[position]
         index = (number - 1) * 4 + colour
-        depends = self.depends_on(index)
-        table = {part: self.moves(index, part) for part in {key & depends for key in step}}
+        options = self.options_for(index, 0)
+        depends = self.plan.around[index][3] | options.mask
+        if self.plan.around[index][3]:
+            table = {part: self.moves(index, part) for part in {key & depends for key in step}}
+        else:  # one set of options for every state
+            fetch = options.closing if colour == 3 else options.moves
+            table = {part: fetch(part) for part in {key & depends for key in step}}
         if all(len(found) == 1 and not found[0][0] and not found[0][1] for found in table.values()) and all(
             score + hope > 0 for score, _, _ in step.values()
         ):
@@ -280,6 +286,12 @@ class LayerSearch:
                 picks.append(pick)
         picks.reverse()
         return self.play(picks, best_score)
+
+
+#: The steps of a search without sets to keep, as (number, colour), by the top number.
+_COLOUR_STEPS = {
+    top: [(number, colour) for number in range(1, top + 1) for colour in range(4)] for top in (MAX_NUMBER, WRAPPED_ONE)
+}
 
 
 def run_out(search: Generator[int, None, Kept | None]) -> Kept | None:
@@ -386,7 +398,9 @@ def step_signatures(
         capped = [min(3, held[colour][number]) for colour in range(4)]
         for colour in range(4):
             face = colour * MAX_NUMBER + (0 if wrapped else number - 1)
-            around = (
+            later = () if wrapped else tuple(sorted(capped[colour + 1 :]))
+            signature = (
+                colour,
                 wrap and number == 1,
                 number == top,
                 wrapped,
@@ -395,9 +409,10 @@ def step_signatures(
                 ahead[colour][number],
                 held[colour][number + 1],
                 held[colour][number + 2],
+                weights[face],
+                total_jokers,
+                later,
             )
-            later = () if wrapped else tuple(sorted(capped[colour + 1 :]))
-            signature = (colour, new_tuple(Around, around), weights[face], total_jokers, later)
             found.append(new_tuple(StepSignature, signature))
     return found
 
@@ -422,13 +437,13 @@ def placeable(must: Sequence[int], optional: Sequence[int], jokers: int, wrap: b
     which the search need not try."""
     if jokers >= 2:
         return list(optional)  # any tile makes a set with two jokers
-    held = [must[face] + optional[face] for face in range(len(must))]
+    lacking = [not (held + extra) for held, extra in zip(must, optional, strict=True)]
     top = WRAPPED_ONE if wrap else MAX_NUMBER
     return [
         count
         if not count
         or face == JOKER_INDEX
-        or any(sum(not held[other] for other in window) <= jokers for window in windows(face, top))
+        or any(lacking[one] + lacking[two] <= jokers for one, two in windows(face, top))
         else 0
         for face, count in enumerate(optional)
     ]

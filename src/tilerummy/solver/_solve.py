@@ -303,6 +303,7 @@ def best_in_box(
         return None
     tables = tables_for(rules)
     setups = []
+    reachable = []  # per setup, the rack tiles it may place at most: those that fit in some set
     for plan in joker_plans(before, high, rules):
         from_rack = [max(low[face], plan.forced[face]) for face in range(FACE_COUNT)]
         from_rack[JOKER_INDEX] = low[JOKER_INDEX]
@@ -314,14 +315,11 @@ def best_in_box(
         optional[JOKER_INDEX] = 0
         jokers = (plan.freed + low[JOKER_INDEX], high[JOKER_INDEX] - low[JOKER_INDEX])
         setups.append(Setup(plan, from_rack, Problem(must, optional, weights, *jokers, rules.wrap)))
+        reachable.append(placeable(must, optional, sum(jokers), rules.wrap))
     # Often the whole rack can be placed: a quick depth-first search finds
     # such a play, which nothing beats, without the full search.
     budget = [WHOLE_RACK_BUDGET if whole_rack_budget is None else min(whole_rack_budget, WHOLE_RACK_BUDGET)]
-    fitting = [
-        placeable(setup.problem.must, setup.problem.optional, setup.problem.total_jokers, rules.wrap)
-        == setup.problem.optional
-        for setup in setups
-    ]
+    fitting = [tiles == setup.problem.optional for tiles, setup in zip(reachable, setups, strict=True)]
     for number, (setup, fits) in enumerate(zip(setups, fitting, strict=True)):
         if not fits:
             continue  # a rack tile fits in no set at all
@@ -348,8 +346,7 @@ def best_in_box(
         # At most every rack tile that fits in some set: a plan that cannot
         # beat the best so far even so is not searched.
         if best_score:
-            reachable = placeable(problem.must, problem.optional, problem.total_jokers, rules.wrap)
-            hope = sum(weight * count for weight, count in zip(weights, reachable, strict=True))
+            hope = sum(weight * count for weight, count in zip(weights, reachable[number], strict=True))
             hope += fixed + (high[JOKER_INDEX] - low[JOKER_INDEX]) * weights[JOKER_INDEX]
             if hope <= best_score:
                 bounds[number] = hope

@@ -102,14 +102,22 @@ class Around(NamedTuple):
 
 
 class StepSignature(NamedTuple):
-    """One colour at one number, as far as its choices go. Groups take any
-    colour alike, so ``later`` (what the later colours hold at this number,
-    capped at three, in increasing order) lets steps that differ only in
-    which later colour holds what share their choices."""
+    """One colour at one number, as far as its choices go: its colour, what
+    is :class:`Around` it (the fields between), the weight of a rack copy,
+    the jokers, and what the later colours hold at this number (capped at
+    three, in increasing order: groups take any colour alike, so steps that
+    differ only in which later colour holds what share their choices)."""
 
     colour: int
-    around: Around
-    weight: int  # of a rack copy of this tile
+    first: bool
+    last: bool
+    wrapped: bool
+    must: int
+    optional: int
+    ahead: int
+    next_one: int
+    next_two: int
+    weight: int
     total_jokers: int
     later: tuple[int, ...]
 
@@ -123,17 +131,13 @@ class StepOptions:
 
     def __init__(self, tables: SolverTables, signature: StepSignature) -> None:
         self.tables = tables
-        self.colour = signature.colour
-        self.around = signature.around
-        self.weight = signature.weight
-        self.total_jokers = signature.total_jokers
-        self.later = signature.later
+        self.colour, self.weight, self.total_jokers, self.later = signature[0], *signature[9:]
+        self.around = new_tuple(Around, signature[1:9])
         self.packed: dict[int, list[Move]] = {}
         self.closed: dict[int, list[Move]] = {}
         self.fitting: dict[int, bool] = {}
         # The moves with placed copies not yet weighed, shared by steps alike but for the weight.
-        unweighed = new_tuple(StepSignature, (self.colour, self.around, 0, self.total_jokers, self.later))
-        self.unweighed = tables.unweighed_moves(unweighed)
+        self.unweighed = tables.unweighed_moves(new_tuple(StepSignature, (*signature[:9], 0, *signature[10:])))
         self.mask = RUN_MASK << self.colour * RUN_BITS | 15 << USED_SHIFT | HIST_MASK << HIST_SHIFT
         if self.around.wrapped:
             self.mask |= 3 << (KEPT_SHIFT + 2 * self.colour)
@@ -451,23 +455,14 @@ def completable(hist: int, later: tuple[int, ...], jokers_left: int) -> bool:
 
 
 @functools.cache
-def windows(face: int, top: int) -> list[list[int]]:
-    """The other faces of each three tiles that hold this one in a set: with
-    two other colours of its number, or with two neighbours in a run."""
+def windows(face: int, top: int) -> list[tuple[int, int]]:
+    """The other two faces of each three tiles that hold this one in a set:
+    two other colours of its number, or two neighbours in a run."""
     colour, offset = divmod(face, MAX_NUMBER)
-    number = offset + 1
-    found = [
-        [other * MAX_NUMBER + offset for other in pair]
-        for pair in itertools.combinations([other for other in range(len(COLOURS)) if other != colour], 2)
-    ]
-    places = [number, WRAPPED_ONE] if top == WRAPPED_ONE and number == 1 else [number]
-    for place in places:
+    others = [other * MAX_NUMBER + offset for other in range(len(COLOURS)) if other != colour]
+    found = list(itertools.combinations(others, 2))
+    for place in [offset + 1, WRAPPED_ONE] if top == WRAPPED_ONE and not offset else [offset + 1]:
         for start in range(max(1, place - 2), min(place, top - 2) + 1):
-            found.append(
-                [
-                    colour * MAX_NUMBER + (0 if at == WRAPPED_ONE else at - 1)
-                    for at in range(start, start + 3)
-                    if at != place
-                ]
-            )
+            one, two = (colour * MAX_NUMBER + (at - 1) % MAX_NUMBER for at in range(start, start + 3) if at != place)
+            found.append((one, two))
     return found
