@@ -119,11 +119,11 @@ class LayerSearch:
         self.fewest_broken = len(ways) - len(self.plan.sets) + self.breaks[0]
         self.joker_weight = problem.joker_weight * self.scale
         self.top = problem.top
-        # The steps weigh rack copies as if there were no sets to keep (so
-        # searches share their choices); the gains are scaled as they are added.
+        # A rack copy placed weighs ``scale`` times its weight (searches alike
+        # but for that share their choices all the same, unweighed).
+        weights = [weight * self.scale for weight in weights]
         self.signatures = step_signatures(must, optional, weights, wrap, total_jokers)
-        still = remaining_scores(optional, weights, optional_jokers * problem.joker_weight, self.top)
-        self.still = [value * self.scale for value in still]
+        self.still = remaining_scores(optional, weights, optional_jokers * self.joker_weight, self.top)
         # Per step, the options for each pattern of kept sets around it.
         self.options: list[dict[int, StepOptions]] = [{} for _ in self.signatures]
         # The steps in order, as (number, colour), colour -1 to decide which
@@ -192,7 +192,7 @@ class LayerSearch:
 
     def moves(self, index: int, key: int) -> list[Move]:
         """A state's moves at this step (after a number's last colour, with
-        its groups made), shared with every step alike: gains unscaled."""
+        its groups made), shared with every step alike."""
         options = self.options_for(index, key)
         part = key & options.mask
         return options.closing(part) if index % 4 == 3 else options.moves(part)
@@ -217,13 +217,12 @@ class LayerSearch:
             return step
         result: Layer = {}
         get = result.get
-        scale = self.scale
         for key, (score, _, _) in step.items():
             if score + hope <= 0:
                 continue
             for delta, gain, pick in table[key & depends]:
                 new_key = key + delta
-                new_score = score + gain * scale
+                new_score = score + gain
                 previous = get(new_key)
                 if previous is None or new_score > previous[0]:
                     result[new_key] = (new_score, key, pick)
@@ -319,7 +318,6 @@ class _DepthFirst:
         # first reached), and by that the moves, best first.
         self.depends: list[int | None] = [None] * self.count
         self.ordered: list[dict[int, list[Move]]] = [{} for _ in self.steps]
-        self.scale = search.scale
         self.gaining = search.still[0] > 0  # else no move gains: none to sort
         self.seen: list[dict[int, int]] = [{} for _ in self.steps]
         self.path: list[object] = []
@@ -360,10 +358,9 @@ class _DepthFirst:
             if self.gaining:
                 moves = sorted(moves, key=lambda move: -move[1])
             by_state[key & mask] = moves
-        scale = self.scale
         for delta, gain, pick in moves:
             path.append(pick)
-            self.visit(position + 1, key + delta, score + gain * scale)
+            self.visit(position + 1, key + delta, score + gain)
             path.pop()
 
 
