@@ -11,7 +11,7 @@ from ..rules import JokerReplacement, Rules
 from ..tiles import MAX_NUMBER
 from ._describe import changed_sets
 from ._jokers import JokerPlan, JokersAlone, show_kept_jokers
-from ._keep import Kept, mirrored_counts, mirrored_face, mirrored_kept, mirrored_ways, ways_to_keep
+from ._keep import Kept, mirrored_counts, mirrored_face, mirrored_kept, mirrored_way, ways_to_keep
 from ._layers import LayerSearch, Problem, run_out
 from ._search import FACE_COUNT
 from ._tables import SolverTables, tables_for
@@ -20,7 +20,7 @@ from ._tables import SolverTables, tables_for
 @dataclass(frozen=True, slots=True)
 class Setup:
     """A joker plan as the searches take it: the rack copies it plays for
-    sure (``from_rack``, scored apart) and what is left to lay out."""
+    sure (scored apart) and what is left to lay out."""
 
     plan: JokerPlan
     from_rack: list[int]
@@ -56,17 +56,9 @@ PART_BUDGET = 300
 
 def least_changed(before: Table, found: Found, weights: Sequence[int], rules: Rules) -> Table:
     """The table after a play that scores as ``found`` does and changes the
-    fewest old sets (see :mod:`._keep`).
-
-    A depth-first search within a small budget, on the likeliest joker plan,
-    finds a play to beat (often the best); then each plan is searched fully
-    for a better one, which mostly just proves there is none. How long a full
-    search takes depends much on the order of the numbers (it is quick when
-    the sets that must change come first): without ``wrap`` (where the
-    numbers may as well be counted down) the order that meets fewer states
-    in its first steps goes on (see :func:`race`). Plans that cannot score
-    as much as the play found are left out.
-    """
+    fewest old sets: short depth-first searches find a play to beat, then
+    each joker plan that may score as much is searched in full for a better
+    one, which mostly proves there is none (docs/solver.md tells how)."""
     broken = len(changed_sets(before, found.table))
     if not broken or not found.setups:
         return found.table
@@ -101,9 +93,7 @@ def least_changed(before: Table, found: Found, weights: Sequence[int], rules: Ru
             return
         broken = count - len(kept.kept)
 
-    # A good play to beat first, from a short search of each plan (longer
-    # for the likeliest): then the full searches mostly just prove there is
-    # none better, which is quick.
+    # A play to beat first, from a short search of each plan (longer for the likeliest).
     proven: set[int] = set()  # the plans whose short search went through
     for rank, plan in enumerate(plans):
         for keep_search, mirrored in plan.searches():
@@ -127,16 +117,10 @@ def least_changed(before: Table, found: Found, weights: Sequence[int], rules: Ru
 
 def kept_by_an_earlier_plan(setups: Sequence[Setup]) -> list[frozenset[int]]:
     """For each plan, the old sets whose plays keeping them an earlier plan
-    has too, so that its own search may take them as broken up.
-
-    Two plans that differ only in what one group's jokers stand for (a
-    group of three lacks two colours, and its joker may stand for either)
-    make the same plays among those keeping that group: the group takes its
-    own joker either way, and the jokers left to the other sets stand for
-    the same tiles. That holds when no other joker the plans keep stands for
-    a tile of the group's number (one might fill the group instead). Each
-    earlier plan's plays are searched in full, or left to a plan earlier
-    still in the same way, so every play is searched somewhere."""
+    has too, so that its own search may take them as broken up: two plans
+    that differ only in what one group's jokers stand for make the same
+    plays among those keeping the group, unless another kept joker stands
+    for a tile of the group's number (which could fill the group instead)."""
     found: list[frozenset[int]] = []
     for index, setup in enumerate(setups):
         plan = setup.plan
@@ -215,29 +199,20 @@ class Orders:
             return [(self.forward, False)]
         if self._down is None:
             problem = self.problem
-            counted_down = Problem(
-                mirrored_counts(problem.must),
-                mirrored_counts(problem.optional),
-                mirrored_counts(problem.weights),
-                problem.must_jokers,
-                problem.optional_jokers,
-                wrap=False,
-            )
+            must, optional, weights = (mirrored_counts(c) for c in (problem.must, problem.optional, problem.weights))
+            counted_down = Problem(must, optional, weights, problem.must_jokers, problem.optional_jokers, wrap=False)
             kept_down = Counter({mirrored_face(face): copies for face, copies in self.kept_jokers.items()})
-            ways = mirrored_ways(self.ways)
+            ways = [[mirrored_way(way) for way in options] for options in self.ways]
             self._down = LayerSearch(counted_down, self.tables, ways, kept_down, self.score)
         return [(self.forward, False), (self._down, True)]
 
 
 def race(plan: Orders, keep: int) -> tuple[Kept | None, bool]:
     """The play of this plan keeping the most sets, at least ``keep`` (None
-    if there is none), and which order of the numbers found it (True:
-    counted down).
-
-    One order can take far longer than the other, and which one is
-    quicker shows early: the search counting up goes alone while it is
+    if there is none), and whether the numbers counted down to find it.
+    Which order is quicker shows early: counting up goes alone while it is
     small; past that, counting down goes as many steps (or until it has met
-    as many states), and the order that met fewer states goes on alone."""
+    as many states), and the order that met fewer goes on alone."""
     counting_up = plan.forward.stepwise(keep)
     met = steps = 0
     try:

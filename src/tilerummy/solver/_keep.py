@@ -1,15 +1,11 @@
 """The old sets a play may keep, and where keeping them lives in the layer
 search's states.
 
-A play keeps an old set when the set lies on the table after it as it was:
-the same kind and the same tiles in the same places (so a run's joker stands
-for the same tile, and a group's joker for a colour missing from the group).
-The layer search (:mod:`._layers`) decides, when the numbers reach an old
-set, whether to keep it (its tiles set aside, number by number) or break it
-up; :class:`KeepPlan` says where those decisions lie in a state and bounds
-the sets a play must still break up. Under ``rack`` and ``rack_or_table`` a
-kept set's jokers take the tiles they stand for from the jokers the play
-keeps; under ``free`` they are jokers like any other.
+A play keeps an old set when the set lies on the table after it as it was
+(so a run's joker stands for the same tile, and a group's for a colour the
+group lacks). :class:`KeepPlan` says where the layer search's decisions to
+keep or break up each set lie in a state, and bounds the sets a play must
+still break up.
 """
 
 from __future__ import annotations
@@ -22,7 +18,7 @@ from typing import NamedTuple
 
 from ..melds import WRAPPED_ONE, Meld, MeldKind
 from ..tiles import COLOURS, MAX_NUMBER, Tile
-from ._tables import KEEP_SHIFT, USED_SHIFT, StepSignature, jokers_used, windows
+from ._tables import KEEP_SHIFT, USED_SHIFT, Layer, StepSignature, jokers_used, windows
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +49,7 @@ def ways_to_keep(melds: Sequence[Meld], *, free: bool, kept_jokers: Counter[int]
                 (standing if tile.is_joker else numbered).append(face)
             if free:
                 found.append(KeptSet(index, tuple(numbered), (), len(standing)))
-            elif _within(standing, kept_jokers):
+            elif not Counter(standing) - kept_jokers:
                 found.append(KeptSet(index, tuple(numbered + standing), tuple(standing), 0))
         else:
             offset = meld.number - 1
@@ -65,17 +61,10 @@ def ways_to_keep(melds: Sequence[Meld], *, free: bool, kept_jokers: Counter[int]
             else:
                 missing = [colour * MAX_NUMBER + offset for colour in range(len(COLOURS)) if colour not in present]
                 for chosen in itertools.combinations(missing, jokers):
-                    if _within(chosen, kept_jokers):
+                    if not Counter(chosen) - kept_jokers:
                         found.append(KeptSet(index, (*numbered, *chosen), chosen, 0))
         ways.append(found)
     return ways
-
-
-def _within(faces: Sequence[int], pool: Counter[int]) -> bool:
-    """Whether the pool holds every face listed (a face listed twice twice)."""
-    if not faces:
-        return True
-    return all(pool[face] >= faces.count(face) for face in faces)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,10 +75,6 @@ class Kept:
     kept: tuple[KeptSet, ...]
     melds: tuple[Meld, ...]
     score: int
-
-
-# Per state: its score, the state it came from and what was done.
-_Layer = dict[int, tuple[int, int, object]]
 
 
 class Combo(NamedTuple):
@@ -103,34 +88,20 @@ class Combo(NamedTuple):
 
 
 def mirrored_face(face: int) -> int:
-    """The face at the same place counting the numbers down (13 for 1)."""
+    """The face at the same place counting the numbers down (13 for 1); the joker stays."""
     colour, offset = divmod(face, MAX_NUMBER)
-    return colour * MAX_NUMBER + MAX_NUMBER - 1 - offset
+    return face if colour == len(COLOURS) else colour * MAX_NUMBER + MAX_NUMBER - 1 - offset
 
 
 def mirrored_counts(counts: Sequence[int]) -> list[int]:
     """Counts per face (the joker last) with the numbers counted down."""
-    numbered = len(COLOURS) * MAX_NUMBER
-    result = list(counts)
-    for face in range(numbered):
-        result[mirrored_face(face)] = counts[face]
-    return result
+    return [counts[mirrored_face(face)] for face in range(len(counts))]
 
 
-def mirrored_ways(ways: Sequence[Sequence[KeptSet]]) -> list[list[KeptSet]]:
-    """The ways to keep each set, with the numbers counted down."""
-    return [
-        [
-            KeptSet(
-                way.index,
-                tuple(mirrored_face(face) for face in way.faces),
-                tuple(mirrored_face(face) for face in way.joker_faces),
-                way.jokers,
-            )
-            for way in options
-        ]
-        for options in ways
-    ]
+def mirrored_way(way: KeptSet) -> KeptSet:
+    """A way to keep a set, with the numbers counted down."""
+    faces, joker_faces = tuple(map(mirrored_face, way.faces)), tuple(map(mirrored_face, way.joker_faces))
+    return KeptSet(way.index, faces, joker_faces, way.jokers)
 
 
 def mirrored_kept(found: Kept) -> Kept:
@@ -143,7 +114,7 @@ def mirrored_kept(found: Kept) -> Kept:
             melds.append(Meld(MeldKind.RUN, tiles[::-1], start, meld.colour))
         else:
             melds.append(Meld(MeldKind.GROUP, tiles, MAX_NUMBER + 1 - meld.number))
-    return Kept(tuple(mirrored_ways([found.kept])[0]), tuple(melds), found.score)
+    return Kept(tuple(map(mirrored_way, found.kept)), tuple(melds), found.score)
 
 
 #: A step no set that may be kept holds a tile around.
@@ -167,7 +138,9 @@ class KeepPlan:
         spans.sort()
         # Each set that can be kept: the number at which it is decided, and
         # the numbered tiles it holds (the same in every way to keep it).
-        self.sets = [(first, _numbered_faces(ways[index][0])) for first, _, index in spans]
+        self.sets = [
+            (first, Counter(ways[index][0].faces) - Counter(ways[index][0].joker_faces)) for first, _, index in spans
+        ]
         free_from: list[int] = []  # per bit, the first number at which it may serve again
         self.deciding: dict[int, list[list[tuple[int, KeptSet]]]] = {}
         self.clearing: dict[int, int] = {}
@@ -198,11 +171,9 @@ class KeepPlan:
             self.deciding.setdefault(first, []).append(options)
         # Per step: the bits of the ways holding its face and the faces of the
         # next two numbers in its colour, and all three together. The later
-        # colours' tiles at its number, which its choices look ahead to (can
-        # the tiles sent to the number's groups still make groups?), are
-        # counted as if no set holding them were kept: the check only prunes,
-        # and the options are then shared by more states, which is worth
-        # more.
+        # colours' tiles at its number (which its choices look ahead to) are
+        # counted as if no set holding them were kept: that only prunes less,
+        # and lets more states share their options.
         self.around: list[tuple[int, int, int, int]] = [] if spans else [_NOTHING_AROUND] * (WRAPPED_ONE * 4)
         for number in range(1, WRAPPED_ONE + 1 if spans else 1):
             for colour in range(len(COLOURS)):
@@ -256,7 +227,7 @@ class KeepPlan:
         needing = [face for face in range(numbered) if sure[face] > 0 or optional[face]]
         breaks = [0] * (MAX_NUMBER + 1)
         last_first = max((first for first, _ in self.sets), default=0)
-        arriving: dict[int, list[dict[int, int]]] = {}
+        arriving: dict[int, list[Counter[int]]] = {}
         for first, faces in self.sets:
             arriving.setdefault(first, []).append(faces)
         for number in range(min(MAX_NUMBER, last_first - 1) + 1):
@@ -337,11 +308,11 @@ class KeepPlan:
                     found.update(faces)
         return found
 
-    def decide(self, step: _Layer, number: int, hope: int) -> _Layer:
+    def decide(self, step: Layer, number: int, hope: int) -> Layer:
         """Every state after deciding which sets beginning at this number are
         kept (the bits of sets already past are cleared, so states alike meet)."""
         clear = ~self.clearing.get(number, 0)
-        result: _Layer = {}
+        result: Layer = {}
         get = result.get
         # The decisions depend on the lasting bits and the jokers used only.
         depends = self.lasting | 15 << USED_SHIFT
@@ -360,16 +331,6 @@ class KeepPlan:
                 if previous is None or new_score > previous[0]:
                     result[new_key] = (new_score, key, index)
         return result
-
-
-def _numbered_faces(way: KeptSet) -> dict[int, int]:
-    """The numbered tiles a way to keep a set holds, by face, each with its count."""
-    found: dict[int, int] = {}
-    for face in way.faces:
-        found[face] = found.get(face, 0) + 1
-    for face in way.joker_faces:
-        found[face] = found.get(face, 0) - 1
-    return {face: count for face, count in found.items() if count > 0}
 
 
 def _holding(decided_by: Sequence[Sequence[tuple[int, int]]], at: int, colour: int, number: int) -> int:

@@ -1,19 +1,10 @@
 """The layer search: the best way to lay tiles out in sets, number by number.
 
-Groups hold one number and runs one colour, so a table can be built number
-by number: at each number every colour's tiles continue the runs open in
-that colour, start new runs, or go to groups of that number. Between two
-numbers all that matters is, per colour, the open runs (their length so far,
-capped at 3, and whether they hold a numbered tile), how many jokers are
-used, and, with ``wrap``, how many 1s were kept back to follow a 13 (a state,
-see :mod:`._tables`). So the search is a walk through layers of states,
-keeping the best score per state, and is exact.
-
-The same walk finds the fewest changes: when the numbers reach an old set,
-it keeps the set (its tiles are set aside, number by number) or breaks it up
-(see :mod:`._keep`). A play then scores its rack weight times one more than
-the number of old sets, plus the sets it keeps; with no old sets to keep,
-that is the rack weight alone.
+Between two numbers only a little is remembered (a state, see :mod:`._tables`),
+so keeping the best score per state over the numbers is exact. The same walk
+keeps or breaks up old sets when it reaches them (see :mod:`._keep`): a play
+then scores its rack weight times one more than the number of old sets, plus
+the sets it keeps.
 """
 
 from __future__ import annotations
@@ -29,6 +20,7 @@ from ._keep import NO_FACES, KeepPlan, Kept, KeptSet, set_aside
 from ._search import JOKER_INDEX
 from ._tables import (
     Choice,
+    Layer,
     Move,
     Pick,
     Run,
@@ -63,17 +55,6 @@ class Problem:
     @property
     def joker_weight(self) -> int:
         return self.weights[JOKER_INDEX]
-
-    @property
-    def top(self) -> int:
-        return WRAPPED_ONE if self.wrap else MAX_NUMBER
-
-
-# Per state: its score, the state it came from and what was done (a
-# colour's choice, or which sets were kept). Plain tuples: one is made for
-# every state of every step.
-Reached = tuple[int, int, object]
-Layer = dict[int, Reached]
 
 
 class LayerSearch:
@@ -118,24 +99,23 @@ class LayerSearch:
         #: At least this many old sets are broken up by any play it finds.
         self.fewest_broken = len(ways) - len(self.plan.sets) + self.breaks[0]
         self.joker_weight = problem.joker_weight * self.scale
-        self.top = problem.top
-        # A rack copy placed weighs ``scale`` times its weight (searches alike
-        # but for that share their choices all the same, unweighed).
+        top = WRAPPED_ONE if wrap else MAX_NUMBER
+        # A rack copy weighs ``scale`` times its weight (searches alike but
+        # for that still share their choices, unweighed).
         weights = [weight * self.scale for weight in weights]
         self.signatures = step_signatures(must, optional, weights, wrap, total_jokers)
-        self.still = remaining_scores(optional, weights, optional_jokers * self.joker_weight, self.top)
+        self.still = remaining_scores(optional, weights, optional_jokers * self.joker_weight, top)
         # Per step, the options for each pattern of kept sets around it.
         self.options: list[dict[int, StepOptions]] = [{} for _ in self.signatures]
-        # The steps in order, as (number, colour), colour -1 to decide which
-        # sets beginning at that number are kept; and the most each state
-        # could still add from there (before deciding, the sets beginning
-        # there may all be kept).
+        # The steps in order, as (number, colour), colour -1 to decide the
+        # sets beginning at that number; and the most each state could still
+        # add from there (before deciding, those sets may all be kept).
         self.steps: list[tuple[int, int]] = []
         self.hopes: list[int] = []
         plan = self.plan
-        if not plan.sets:  # nothing to decide: every step hopes for the rack tiles still to come
-            self.steps, self.hopes = _COLOUR_STEPS[self.top], self.still
-        for number in range(1, self.top + 1 if plan.sets else 1):
+        if not plan.sets:  # nothing to decide: a step hopes for the rack tiles still to come
+            self.steps, self.hopes = _COLOUR_STEPS[top], self.still
+        for number in range(1, top + 1 if plan.sets else 1):
             ahead = plan.undecided_after[number] - self.breaks[number] if number <= MAX_NUMBER else 0
             if number in plan.deciding or number in plan.clearing:
                 self.steps.append((number, -1))
@@ -379,10 +359,8 @@ def step_signatures(
         held.append([*row, 0, 0])
     reach = total_jokers + 1  # a run of jokers alone reaches no farther than the jokers
     ahead = []
-    for colour in range(4):
-        row = held[colour]
-        distances = [reach] * (top + 1)
-        following = 0
+    for row in held:
+        distances, following = [reach] * (top + 1), 0
         for number in range(top, 0, -1):
             if following:
                 distances[number] = min(following - number, reach)

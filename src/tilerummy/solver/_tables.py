@@ -55,7 +55,6 @@ def jokers_used(key: int) -> int:
 class Choice:
     """What one colour does at one number."""
 
-    runs_after: ColourRuns
     to_groups: int  # numbered tiles sent to the groups of this number
     optional_used: int  # rack copies placed
     jokers: int  # jokers used in runs
@@ -63,8 +62,12 @@ class Choice:
     started: tuple[Run, ...]  # new runs (started with a numbered tile when run.real)
     short: int  # runs left open with fewer than three tiles
     single: int  # runs left open with one tile
-    after_id: int  # the name of runs_after
+    after_id: int  # the name of the runs open after it
 
+
+#: Per state: its score, the state it came from and what was done (a
+#: colour's pick, or which sets were kept), as plain tuples.
+Layer = dict[int, tuple[int, int, object]]
 
 #: Makes a named tuple as a plain tuple is made (its own constructor is slower).
 new_tuple = tuple.__new__
@@ -274,10 +277,7 @@ class SolverTables:
                     runs, must_here, optional_here, jokers_left, around.last, around.first, around.ahead
                 ):
                     if choice.to_groups > 3:
-                        # A state counts colours sending one to three tiles to a
-                        # number's groups: four (only with the six-player set
-                        # and a joker standing for the fourth copy) are left out.
-                        continue
+                        continue  # a state counts colours sending one to three tiles to groups
                     # Runs shorter than three need tiles (or jokers) at the next numbers.
                     later = max(0, choice.short - around.next_one) + max(0, choice.single - around.next_two)
                     if choice.jokers + later <= jokers_left:
@@ -316,12 +316,8 @@ class SolverTables:
     def _colour_choices_uncached(
         self, runs: ColourRuns, must: int, optional: int, jokers: int, last: bool, first: bool, ahead: int
     ) -> tuple[Choice, ...]:
-        """Every way one colour can use its tiles at one number.
-
-        ``last``: no new run can start (it could not reach three tiles);
-        ``first``: runs started here start at 1; ``ahead``: how many numbers on
-        the next tile of this colour is (a run of jokers alone must reach it).
-        """
+        """Every way one colour can use its tiles at one number (``last``,
+        ``first`` and ``ahead`` as in :class:`Around`)."""
         choices: list[Choice] = []
         for used in range(optional + 1):
             self._extend(runs, 0, must + used, jokers, [], used, (last, first, ahead), choices)
@@ -354,7 +350,6 @@ class SolverTables:
                     after = tuple(sorted([*continuing, *new_runs]))
                     out.append(
                         Choice(
-                            after,
                             tiles - with_tile,
                             used,
                             jokers_in_runs + with_joker,
