@@ -235,11 +235,60 @@ class LayerSearch:
         as ``budget`` holds (lowered by those visited, so searches can share
         it), and whether the search went through (then no play keeps more).
         Each state is tried once for each better score it is reached with."""
-        search = _DepthFirst(self, keep, budget[0])
-        search.visit(0, self.tables.no_runs, 0)
-        budget[0] = search.left
-        finished = search.left > 0
-        return (None if search.best is None else self.play(search.best, search.floor)), finished
+        steps, hopes, plan, final = self.steps, self.hopes, self.plan, self.final
+        count = len(steps)
+        clearing = [~plan.clearing.get(number, 0) for number, _ in steps]
+        # Per step, what a state's moves depend on (found when the step is
+        # first reached), and by that the moves, best first.
+        depends: list[int | None] = [None] * count
+        ordered: list[dict[int, list[Move]]] = [{} for _ in steps]
+        gaining = self.still[0] > 0  # else no move gains: none to sort
+        seen: list[dict[int, int]] = [{} for _ in steps]
+        path: list[object] = []
+        best: list[object] | None = None
+        floor = self.score * self.scale + keep - 1
+        left = budget[0]
+
+        def visit(position: int, key: int, score: int) -> None:
+            nonlocal best, floor, left
+            if position == count:
+                reached = final(key, score)
+                if reached is not None and reached > floor:
+                    floor, best = reached, list(path)
+                return
+            if score + hopes[position] <= floor or left <= 0:
+                return
+            here = seen[position]
+            if here.get(key, -1) >= score:
+                return
+            here[key] = score
+            left -= 1
+            number, colour = steps[position]
+            if colour < 0:
+                base = key & clearing[position]
+                for added, gained, index in plan.decisions(base, number):
+                    path.append(index)
+                    visit(position + 1, base + added, score + gained)
+                    path.pop()
+                return
+            index = (number - 1) * 4 + colour
+            mask = depends[position]
+            if mask is None:
+                mask = depends[position] = self.depends_on(index)
+            moves = ordered[position].get(key & mask)
+            if moves is None:
+                moves = self.moves(index, key)
+                if gaining:
+                    moves = sorted(moves, key=lambda move: -move[1])
+                ordered[position][key & mask] = moves
+            for delta, gain, pick in moves:
+                path.append(pick)
+                visit(position + 1, key + delta, score + gain)
+                path.pop()
+
+        visit(0, self.tables.no_runs, 0)
+        budget[0] = left
+        return (None if best is None else self.play(best, floor)), left > 0
 
     def _best(self, first: Layer, history: list[Layer], floor: int) -> Kept | None:
         """The best state past the last step, if it scores more than
@@ -281,67 +330,6 @@ def run_out(search: Generator[int, None, Kept | None]) -> Kept | None:
         except StopIteration as finished:
             result: Kept | None = finished.value
             return result
-
-
-class _DepthFirst:
-    """One depth-first search of a :class:`LayerSearch`: what it works out
-    once and what it has found so far."""
-
-    def __init__(self, search: LayerSearch, keep: int, budget: int) -> None:
-        self.search = search
-        self.plan = search.plan
-        self.steps = search.steps
-        self.hopes = search.hopes
-        self.count = len(self.steps)
-        self.clearing = [~self.plan.clearing.get(number, 0) for number, _ in self.steps]
-        # Per step, what a state's moves depend on (found when the step is
-        # first reached), and by that the moves, best first.
-        self.depends: list[int | None] = [None] * self.count
-        self.ordered: list[dict[int, list[Move]]] = [{} for _ in self.steps]
-        self.gaining = search.still[0] > 0  # else no move gains: none to sort
-        self.seen: list[dict[int, int]] = [{} for _ in self.steps]
-        self.path: list[object] = []
-        self.best: list[object] | None = None
-        self.floor = search.score * search.scale + keep - 1
-        self.left = budget
-
-    def visit(self, position: int, key: int, score: int) -> None:
-        if position == self.count:
-            final = self.search.final(key, score)
-            if final is not None and final > self.floor:
-                self.floor, self.best = final, list(self.path)
-            return
-        if score + self.hopes[position] <= self.floor or self.left <= 0:
-            return
-        here = self.seen[position]
-        if here.get(key, -1) >= score:
-            return
-        here[key] = score
-        self.left -= 1
-        number, colour = self.steps[position]
-        path = self.path
-        if colour < 0:
-            base = key & self.clearing[position]
-            for added, gained, index in self.plan.decisions(base, number):
-                path.append(index)
-                self.visit(position + 1, base + added, score + gained)
-                path.pop()
-            return
-        index = (number - 1) * 4 + colour
-        mask = self.depends[position]
-        if mask is None:
-            mask = self.depends[position] = self.search.depends_on(index)
-        by_state = self.ordered[position]
-        moves = by_state.get(key & mask)
-        if moves is None:
-            moves = self.search.moves(index, key)
-            if self.gaining:
-                moves = sorted(moves, key=lambda move: -move[1])
-            by_state[key & mask] = moves
-        for delta, gain, pick in moves:
-            path.append(pick)
-            self.visit(position + 1, key + delta, score + gain)
-            path.pop()
 
 
 def step_signatures(

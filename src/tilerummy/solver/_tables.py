@@ -80,14 +80,9 @@ Pick = Choice | tuple[Choice, int]
 Move = tuple[int, int, Pick]
 
 
-class Option(NamedTuple):
-    """A choice with the 1s it keeps back, the rack copies it places (not yet
-    weighed) and the jokers it uses in runs."""
-
-    choice: Choice
-    keep: int
-    units: int
-    jokers: int
+#: A choice with the 1s it keeps back, the rack copies it places (not yet
+#: weighed) and the jokers it uses in runs.
+Option = tuple[Choice, int, int, int]
 
 
 class Around(NamedTuple):
@@ -138,21 +133,11 @@ class StepOptions:
         self.around = new_tuple(Around, signature[1:9])
         self.packed: dict[int, list[Move]] = {}
         self.closed: dict[int, list[Move]] = {}
-        self.fitting: dict[int, bool] = {}
         # The moves with placed copies not yet weighed, shared by steps alike but for the weight.
         self.unweighed = tables.unweighed_moves(new_tuple(StepSignature, (*signature[:9], 0, *signature[10:])))
         self.mask = RUN_MASK << self.colour * RUN_BITS | 15 << USED_SHIFT | HIST_MASK << HIST_SHIFT
         if self.around.wrapped:
             self.mask |= 3 << (KEPT_SHIFT + 2 * self.colour)
-
-    def fits(self, hist: int, jokers_left: int) -> bool:
-        """Whether tiles sent to this number's groups (counted as in a state)
-        can still make groups with the later colours' tiles and the jokers left."""
-        key = hist << 4 | jokers_left
-        found = self.fitting.get(key)
-        if found is None:
-            found = self.fitting[key] = completable(hist, self.later, jokers_left)
-        return found
 
     def moves(self, part: int) -> list[Move]:
         """The moves of a state whose colour runs, jokers used and 1s kept
@@ -198,10 +183,10 @@ class StepOptions:
             delta += jokers << USED_SHIFT
             if choice.to_groups:
                 grown = 1 << 3 * (choice.to_groups - 1)
-                if not self.fits(hist + grown, self.total_jokers - used - jokers):
+                if not completable(hist + grown, self.later, self.total_jokers - used - jokers):
                     continue
                 delta += grown << HIST_SHIFT
-            elif hist and not self.fits(hist, self.total_jokers - used - jokers):
+            elif hist and not completable(hist, self.later, self.total_jokers - used - jokers):
                 continue
             if wrapped:
                 delta -= kept << kept_shift  # the kept 1s are placed now
@@ -266,7 +251,7 @@ class SolverTables:
             # Only the 1s kept back may follow a 13, each ending a run.
             for choice in self._colour_choices(runs, kept, 0, jokers_left, True, False, 99):
                 if choice.to_groups == 0 and not any(run.from_one and how != "end" for run, how in choice.continued):
-                    found.append(Option(choice, kept, 0, 0))
+                    found.append((choice, kept, 0, 0))
         else:
             held_must, held = around.must, around.must + around.optional
             for keep in range(held + 1) if around.first else range(1):
@@ -281,7 +266,7 @@ class SolverTables:
                     # Runs shorter than three need tiles (or jokers) at the next numbers.
                     later = max(0, choice.short - around.next_one) + max(0, choice.single - around.next_two)
                     if choice.jokers + later <= jokers_left:
-                        found.append(Option(choice, keep, bonus + choice.optional_used, choice.jokers))
+                        found.append((choice, keep, bonus + choice.optional_used, choice.jokers))
         return self._undominated(found)
 
     def _undominated(self, found: list[Option]) -> list[Option]:
@@ -294,11 +279,11 @@ class SolverTables:
         dropped: set[int] = set()
         for indexes in alike.values():
             for index in indexes:
-                after = found[index].choice.after_id
+                after = found[index][0].after_id
                 for other in indexes:
                     if other == index or other in dropped:
                         continue
-                    other_after = found[other].choice.after_id
+                    other_after = found[other][0].after_id
                     # Of two choices leading to the same runs, the first is kept.
                     if (other_after == after and other < index) or self.dominates(other_after, after):
                         dropped.add(index)
@@ -422,15 +407,11 @@ def _sent(hist: int) -> list[int]:
 
 
 @functools.cache
-def _all_group_jokers(hist: int) -> tuple[int, ...]:
-    counts = [*_sent(hist), 0, 0, 0, 0][:4]
-    return tuple(jokers for jokers in range(9) if group_split(tuple(counts), jokers) is not None)
-
-
-def group_jokers(hist: int, total_jokers: int) -> list[int]:
+def group_jokers(hist: int, total_jokers: int) -> tuple[int, ...]:
     """The joker counts (at most ``total_jokers``) with which the tiles sent
     to a number's groups (as packed in a state) form groups."""
-    return [jokers for jokers in _all_group_jokers(hist) if jokers <= total_jokers]
+    counts = (*_sent(hist), 0, 0, 0, 0)[:4]
+    return tuple(jokers for jokers in range(total_jokers + 1) if group_split(counts, jokers) is not None)
 
 
 @functools.cache
