@@ -70,18 +70,10 @@ def least_changed(before: Table, found: Found, weights: Sequence[int], rules: Ru
         # The whole rack is placed: a plan that cannot place it all, as a
         # quick search shows for most, has no play to offer.
         setups = tuple(setup for setup in setups if setup is found.whole or not cannot_place_all(setup, tables))
-    plans = [
-        Orders(
-            before,
-            setup,
-            tables,
-            Counter() if free else setup.plan.kept,
-            found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack)),
-            free=free,
-            broken=broken_anyway,
-        )
-        for setup, broken_anyway in zip(setups, kept_by_an_earlier_plan(setups), strict=True)
-    ]
+    plans = []
+    for setup, broken_anyway in zip(setups, kept_by_an_earlier_plan(setups), strict=True):
+        score = found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack))
+        plans.append(Orders(before, setup, tables, score, free=free, broken=broken_anyway))
     plans.sort(key=lambda plan: plan.forward.fewest_broken)
     best = found.table
 
@@ -176,7 +168,6 @@ class Orders:
         before: Table,
         setup: Setup,
         tables: SolverTables,
-        kept_jokers: Counter[int],
         score: int,
         *,
         free: bool,
@@ -185,7 +176,8 @@ class Orders:
         self.problem = setup.problem
         self.tables = tables
         self.wrap = self.problem.wrap
-        self.kept_jokers = kept_jokers
+        # Under ``free`` a kept set's jokers are jokers like any other.
+        self.kept_jokers = kept_jokers = Counter() if free else setup.plan.kept
         self.score = score
         self.ways = ways_to_keep(before.melds, free=free, kept_jokers=kept_jokers)
         for place in broken:

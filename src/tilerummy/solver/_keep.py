@@ -117,10 +117,6 @@ def mirrored_kept(found: Kept) -> Kept:
     return Kept(tuple(map(mirrored_way, found.kept)), tuple(melds), found.score)
 
 
-#: A step no set that may be kept holds a tile around.
-_NOTHING_AROUND = (0, 0, 0, 0)
-
-
 class KeepPlan:
     """Where the choice of keeping each set lives in a state: one bit for
     each way to keep it, free again once the set's last number is past
@@ -174,14 +170,13 @@ class KeepPlan:
         # colours' tiles at its number (which its choices look ahead to) are
         # counted as if no set holding them were kept: that only prunes less,
         # and lets more states share their options.
-        self.around: list[tuple[int, int, int, int]] = [] if spans else [_NOTHING_AROUND] * (WRAPPED_ONE * 4)
+        self.around: list[tuple[int, int, int, int]] = [] if spans else [(0, 0, 0, 0)] * (WRAPPED_ONE * 4)
         for number in range(1, WRAPPED_ONE + 1 if spans else 1):
             for colour in range(len(COLOURS)):
                 here = _holding(decided_by, number, colour, number)
                 one = _holding(decided_by, number + 1, colour, number)
                 two = _holding(decided_by, number + 2, colour, number)
                 self.around.append((here, one, two, here | one | two))
-        self._used: dict[int, Counter[int]] = {0: Counter()}
         self._combos: dict[int, list[Combo]] = {}
         self._decisions: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
 
@@ -262,50 +257,32 @@ class KeepPlan:
         :meth:`combos`), those keeping more first."""
         lasting = base & self.lasting
         jokers = jokers_used(base)
-        cache_key = (number, lasting, jokers)
-        found = self._decisions.get(cache_key)
+        found = self._decisions.get((number, lasting, jokers))
         if found is None:
-            found = []
-            used = self.used(lasting) if self.lasting else None
-            for index, (chosen, bits, faces, taken) in enumerate(self.combos(number)):
-                if faces and used is not None and faces + used - self.kept_jokers:
-                    continue
-                if taken and jokers + taken > self.total_jokers:
-                    continue
-                found.append(((taken << USED_SHIFT) + bits, len(chosen), index))
+            # The faces of kept jokers that the kept sets whose bits stay took.
+            used = Counter(face for mask, faces in self.lasting_faces.items() if lasting & mask for face in faces)
+            found = [
+                ((taken << USED_SHIFT) + bits, len(chosen), index)
+                for index, (chosen, bits, faces, taken) in enumerate(self.combos(number))
+                if not (faces and faces + used - self.kept_jokers) and jokers + taken <= self.total_jokers
+            ]
             found.sort(key=lambda item: -item[1])
-            self._decisions[cache_key] = found
+            self._decisions[number, lasting, jokers] = found
         return found
 
     def combos(self, number: int) -> list[Combo]:
         """Each way to keep or break up the sets beginning at this number."""
-        cached = self._combos.get(number)
-        if cached is not None:
-            return cached
-        found: list[Combo] = []
-        self._combos[number] = found
-        for choice in itertools.product(*([None, *options] for options in self.deciding.get(number, []))):
-            chosen = [option for option in choice if option is not None]
-            standing = [face for _, way in chosen for face in way.joker_faces]
-            faces = Counter(standing) if standing else NO_FACES
-            found.append(
-                Combo(
-                    tuple(way for _, way in chosen),
-                    sum(mask for mask, _ in chosen),
-                    faces,
-                    sum(way.jokers for _, way in chosen),
-                )
-            )
-        return found
-
-    def used(self, bits: int) -> Counter[int]:
-        """The faces of kept jokers taken by the kept sets whose bits stay."""
-        found = self._used.get(bits)
+        found = self._combos.get(number)
         if found is None:
-            found = self._used[bits] = Counter()
-            for mask, faces in self.lasting_faces.items():
-                if bits & mask:
-                    found.update(faces)
+            found = self._combos[number] = []
+            for choice in itertools.product(*([None, *options] for options in self.deciding.get(number, []))):
+                chosen = [option for option in choice if option is not None]
+                standing = [face for _, way in chosen for face in way.joker_faces]
+                ways = tuple(way for _, way in chosen)
+                bits = sum(mask for mask, _ in chosen)
+                found.append(
+                    Combo(ways, bits, Counter(standing) if standing else NO_FACES, sum(w.jokers for w in ways))
+                )
         return found
 
     def decide(self, step: Layer, number: int, hope: int) -> Layer:

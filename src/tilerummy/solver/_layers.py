@@ -52,10 +52,6 @@ class Problem:
     def total_jokers(self) -> int:
         return self.must_jokers + self.optional_jokers
 
-    @property
-    def joker_weight(self) -> int:
-        return self.weights[JOKER_INDEX]
-
 
 class LayerSearch:
     """The search for the play that places every must copy, scores at least
@@ -85,7 +81,7 @@ class LayerSearch:
         self.must_jokers = problem.must_jokers
         optional = placeable(must, problem.optional, total_jokers, wrap)
         slack = sum(weight * count for weight, count in zip(weights, optional, strict=False)) - score
-        slack += problem.optional_jokers * problem.joker_weight
+        slack += problem.optional_jokers * weights[JOKER_INDEX]
         optional_jokers = problem.optional_jokers
         if not slack:
             # Only placing every rack tile that fits somewhere scores enough:
@@ -98,7 +94,7 @@ class LayerSearch:
         self.breaks = self.plan.breaks_ahead(must, optional, weights, total_jokers, slack, wrap)
         #: At least this many old sets are broken up by any play it finds.
         self.fewest_broken = len(ways) - len(self.plan.sets) + self.breaks[0]
-        self.joker_weight = problem.joker_weight * self.scale
+        self.joker_weight = weights[JOKER_INDEX] * self.scale
         top = WRAPPED_ONE if wrap else MAX_NUMBER
         # A rack copy weighs ``scale`` times its weight (searches alike but
         # for that still share their choices, unweighed).

@@ -14,9 +14,10 @@ from ._describe import changed_sets
 from ._search import FACE_COUNT, INDEX, JOKER_INDEX, search
 
 
-def initial_meld(before: Table, rack: list[int], weights: list[int], rules: Rules) -> Table | None:
-    """The best initial meld with ``initial_meld_lay_off``: new sets from the
-    rack worth the threshold, and rack tiles added to the sets on the table."""
+def initial_meld(before: Table, rack: list[int], weights: list[int], rules: Rules) -> tuple[int, Table] | None:
+    """The best initial meld with ``initial_meld_lay_off`` and its score: new
+    sets from the rack worth the threshold, and rack tiles added to the
+    sets on the table."""
     threshold = max(rules.meld_threshold, 1)
     zeros = [0] * FACE_COUNT
     options = [lay_offs(meld, rack, rules) for meld in before.melds]
@@ -52,7 +53,7 @@ def initial_meld(before: Table, rack: list[int], weights: list[int], rules: Rule
                 left[face] += count
 
     visit(0, [], 0, 0)
-    return best
+    return None if best is None else (best_score, best)
 
 
 def lay_offs(meld: Meld, rack: Sequence[int], rules: Rules) -> list[tuple[Meld, Counter[int]]]:

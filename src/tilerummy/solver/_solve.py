@@ -26,7 +26,7 @@ from ._fewest import PART_BUDGET, WHOLE_RACK_BUDGET, Found, Setup, least_changed
 from ._jokers import JokersAlone, arrange, joker_plans
 from ._layers import LayerSearch, Problem, placeable
 from ._opening import initial_meld
-from ._search import FACE_COUNT, FACES, INDEX, JOKER_INDEX, counts_of, search
+from ._search import FACE_COUNT, FACES, JOKER_INDEX, counts_of, search
 from ._tables import tables_for
 
 Objective = Literal["tiles", "value"]
@@ -252,12 +252,8 @@ def best_in_box(
         if rules.initial_meld_lay_off and before.melds:
             if any(low):
                 raise TilerummyError("bounded initial melds with lay-off are not supported")
-            after = initial_meld(before, list(high), list(weights), rules)
-            if after is None:
-                return None
-            placed = after.tiles() - before.tiles()
-            score = sum(weights[INDEX[tile]] * count for tile, count in placed.items())
-            return Found(score, after) if score > floor else None
+            opening = initial_meld(before, list(high), list(weights), rules)
+            return None if opening is None or opening[0] <= floor else Found(*opening)
         optional = [high[face] - low[face] for face in range(FACE_COUNT)]
         threshold = max(rules.meld_threshold, 1)
         found = search(
