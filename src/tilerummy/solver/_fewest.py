@@ -37,8 +37,7 @@ class Found:
     table: Table
     setups: tuple[Setup, ...] = ()
     high: tuple[int, ...] = ()
-    #: The setup of the play, when it places the whole rack.
-    whole: Setup | None = None
+    whole: Setup | None = None  # the setup of the play, when it places the whole rack
 
 
 #: How many states the depth-first search for fewer changes may visit, per

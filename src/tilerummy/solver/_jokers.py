@@ -82,12 +82,9 @@ def _kept_by_set(
     result: list[Counter[int] | None] = []
     position = 0
     for count in joker_counts:
-        if not count:
-            result.append(NO_FACES)
-            continue
         meanings, keeps = reading[position : position + count], roles[position : position + count]
         position += count
-        result.append(Counter(INDEX[tile] for tile in meanings) if all(keeps) else None)
+        result.append((Counter(INDEX[tile] for tile in meanings) if count else NO_FACES) if all(keeps) else None)
     return tuple(result)
 
 

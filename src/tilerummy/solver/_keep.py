@@ -44,8 +44,7 @@ def ways_to_keep(melds: Sequence[Meld], *, free: bool, kept_jokers: Counter[int]
             numbered: list[int] = []
             standing: list[int] = []
             for place, tile in enumerate(meld.tiles):
-                number = meld.number + place
-                face = colour * MAX_NUMBER + (0 if number == WRAPPED_ONE else number - 1)
+                face = colour * MAX_NUMBER + (meld.number + place - 1) % MAX_NUMBER  # the 1 after 13 is a 1
                 (standing if tile.is_joker else numbered).append(face)
             if free:
                 found.append(KeptSet(index, tuple(numbered), (), len(standing)))
@@ -330,8 +329,6 @@ NO_FACES: Counter[int] = Counter()
 def set_aside(signature: StepSignature, kept: int, around: tuple[int, int, int, int]) -> StepSignature:
     """The step with the tiles of the kept sets in ``kept`` (bits as in a
     state) set aside, at its number and at the next two in its colour."""
-    if not kept:
-        return signature
     here, one, two, _ = around
     return signature._replace(
         must=signature.must - (kept & here).bit_count(),

@@ -207,17 +207,13 @@ class SolverTables:
         self.runs: list[ColourRuns] = []
         #: Per name: whether every run so named is complete (may end here).
         self.closed: list[bool] = []
-        self.options_for: Callable[[StepSignature], StepOptions] = functools.lru_cache(maxsize=12_000)(
-            functools.partial(StepOptions, self)
-        )
-        self.unweighed_moves: Callable[[StepSignature], dict[int, list[Move]]] = functools.lru_cache(maxsize=12_000)(
+        self.options_for = functools.lru_cache(12_000)(functools.partial(StepOptions, self))
+        self.unweighed_moves: Callable[[StepSignature], dict[int, list[Move]]] = functools.lru_cache(12_000)(
             lambda _: {}
         )
-        self.choices: Callable[[Around, int, int, int], list[Option]] = functools.lru_cache(maxsize=100_000)(
-            self._choices
-        )
-        self._colour_choices = functools.lru_cache(maxsize=100_000)(self._colour_choices_uncached)
-        self.dominates: Callable[[int, int], bool] = functools.lru_cache(maxsize=100_000)(self._dominates)
+        self.choices = functools.lru_cache(100_000)(self._choices)
+        self._colour_choices = functools.lru_cache(100_000)(self._colour_choices_uncached)
+        self.dominates = functools.lru_cache(100_000)(self._dominates)
         self.no_runs = sum(self.name(()) << colour * RUN_BITS for colour in range(4))
 
     def name(self, runs: ColourRuns) -> int:
