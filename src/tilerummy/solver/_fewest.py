@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..melds import Table
@@ -184,10 +184,14 @@ class Orders:
         self.forward = LayerSearch(self.problem, tables, self.ways, kept_jokers, score)
         self._down: LayerSearch | None = None
 
-    def searches(self) -> list[tuple[LayerSearch, bool]]:
+    def searches(self) -> Iterator[tuple[LayerSearch, bool]]:
         """The searches, each with whether its numbers count down."""
-        if self.wrap:
-            return [(self.forward, False)]
+        yield self.forward, False
+        if not self.wrap:
+            yield self.down(), True
+
+    def down(self) -> LayerSearch:
+        """The search with the numbers counted down (without ``wrap``)."""
         if self._down is None:
             problem = self.problem
             must, optional, weights = (mirrored_counts(c) for c in (problem.must, problem.optional, problem.weights))
@@ -195,7 +199,7 @@ class Orders:
             kept_down = Counter({mirrored_face(face): copies for face, copies in self.kept_jokers.items()})
             ways = [[mirrored_way(way) for way in options] for options in self.ways]
             self._down = LayerSearch(counted_down, self.tables, ways, kept_down, self.score)
-        return [(self.forward, False), (self._down, True)]
+        return self._down
 
 
 def race(plan: Orders, keep: int) -> tuple[Kept | None, bool]:
@@ -212,8 +216,7 @@ def race(plan: Orders, keep: int) -> tuple[Kept | None, bool]:
             steps += 1
     except StopIteration as finished:
         return finished.value, False
-    down, _ = plan.searches()[1]
-    counting_down = down.stepwise(keep)
+    counting_down = plan.down().stepwise(keep)
     met_down = 0
     try:
         for _ in range(steps):

@@ -180,13 +180,7 @@ class KeepPlan:
         self._decisions: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
 
     def breaks_ahead(
-        self,
-        must: Sequence[int],
-        optional: Sequence[int],
-        weights: Sequence[int],
-        jokers: int,
-        slack: int,
-        wrap: bool,
+        self, must: Sequence[int], optional: Sequence[int], weights: Sequence[int], jokers: int, slack: int, wrap: bool
     ) -> list[int]:
         """For each number (0 to 13), at least how many of the sets decided
         after it the play must break up.

@@ -56,13 +56,9 @@ class Problem:
 class LayerSearch:
     """The search for the play that places every must copy, scores at least
     ``score`` and keeps the most old sets, set up once and run for as many
-    kept sets as wanted.
-
-    ``ways`` lists, per old set, the ways to keep it (from
-    :func:`._keep.ways_to_keep`; none to search for the best score alone), and
-    ``kept_jokers`` counts the faces the jokers that keep their meaning stand
-    for (among ``must``; what kept sets' jokers may take).
-    """
+    kept sets as wanted. ``ways``: per old set, the ways to keep it (none to
+    search for the best score alone); ``kept_jokers``: the faces the jokers
+    that keep their meaning stand for, which kept sets' jokers may take."""
 
     def __init__(
         self,
