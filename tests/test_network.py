@@ -8,8 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tilerummy import Draw, Game, Play
-from tilerummy.bots import make_bot
+from tilerummy import Draw, Play
 from tilerummy.bots.network import (
     FEATURES,
     Candidate,
@@ -19,7 +18,6 @@ from tilerummy.bots.network import (
     candidates_of,
     choose_index,
 )
-from tilerummy.rules import PRESETS, Rules
 from tilerummy.tiles import parse_tiles
 
 from .helpers import scenario
@@ -103,16 +101,3 @@ def test_a_network_that_prefers_drawing_draws_once_it_has_opened() -> None:
     game.draw(1)
     assert candidates_of(game.view(0))[0].placed == tuple(parse_tiles("R13"))
     assert isinstance(bot.choose(game.view(0)), Draw), "R13 could go on the run, but the network prefers drawing"
-
-
-@pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_plays_complete_legal_games_under_every_preset(preset: str) -> None:
-    rules = Rules.preset(preset).replace(turn_seconds=None)
-    players = 3 if rules.max_players > 4 else 2
-    game = Game.new(players, rules=rules, seed=41)
-    bots = [NetworkBot(), *(make_bot("greedy", seed=seat) for seat in range(1, players))]
-    for _ in range(1000):
-        if game.is_over:
-            break
-        game.apply(bots[game.turn].choose(game.view(game.turn)))  # an illegal move would raise
-    assert game.result is not None

@@ -124,10 +124,14 @@ class Candidate:
     placed: tuple[Tile, ...]
 
 
+#: Drawing (or passing, on an empty pool).
+DRAW = Candidate(None, ())
+
+
 def candidates_of(view: PlayerView, plays: int = PLAYS) -> list[Candidate]:
     """The candidates the network weighs: the environment's plays, then drawing."""
     found: Sequence[Solution] = legal_plays(view, plays)
-    return [*(Candidate(play.table, play.placed) for play in found), Candidate(None, ())]
+    return [*(Candidate(play.table, play.placed) for play in found), DRAW]
 
 
 def candidate_features(view: PlayerView, options: Sequence[Candidate]) -> FloatArray:
@@ -217,7 +221,7 @@ class NetworkBot:
 
     def __init__(self, seed: int = 0, network: PolicyNetwork | None = None) -> None:
         del seed  # the network's choice is deterministic
-        self.network = network if network is not None else _shipped()
+        self.network = network if network is not None else shipped_network()
 
     def choose(self, view: PlayerView) -> Action:
         options = candidates_of(view)
@@ -227,8 +231,8 @@ class NetworkBot:
 _SHIPPED: list[PolicyNetwork] = []
 
 
-def _shipped() -> PolicyNetwork:
-    # Read once per process: every bot shares the same weights.
+def shipped_network() -> PolicyNetwork:
+    """The weights shipped in the package, read once per process: every bot shares them."""
     if not _SHIPPED:
         _SHIPPED.append(PolicyNetwork.load())
     return _SHIPPED[0]
