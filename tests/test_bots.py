@@ -13,7 +13,7 @@ from tilerummy.bots import LEVELS, make_bot
 from tilerummy.bots.expert import ExpertBot, Search, _Race
 from tilerummy.bots.expert import play_out as play_world_out
 from tilerummy.bots.hard import HardBot
-from tilerummy.bots.holding import hold_back
+from tilerummy.bots.holding import holding_back
 from tilerummy.bots.network import NetworkBot
 from tilerummy.bots.win_model import win_probability
 from tilerummy.bots.worlds import Draws, World, deal_world, evidence, unseen_tiles
@@ -100,7 +100,7 @@ def test_a_play_can_keep_playable_tiles_back() -> None:
     table = Table.parse("R5 R6 R7 | B10 B11 B12")
     best = solve(rack, table)
     assert best is not None and len(best.placed) == 5  # R8, B9 and the three 5s
-    kept = hold_back(rack, table, best, Rules(), melded=True, most=2)
+    *_, kept = holding_back(rack, table, best, Rules(), melded=True, most=2)
     assert sorted(map(str, kept.placed)) == ["B5", "K5", "Y5"]
     for tile in parse_tiles("R8 B9"):
         assert solve([tile], kept.table) is not None  # each tile kept back can still be played

@@ -44,7 +44,7 @@ from ..tiles import Tile
 from ._common import own_rack, play_or_draw
 from .hard import HardBot
 from .holding import holding_back
-from .network import DRAW, Candidate
+from .network import DRAW, Candidate, PolicyNetwork
 from .win_model import win_probability
 from .worlds import EVIDENCE_STRENGTH, Draws, World, deal_world, evidence, unseen_tiles
 
@@ -110,13 +110,14 @@ class ExpertBot:
         budget: float = DEFAULT_BUDGET,
         search: Search | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        network: PolicyNetwork | None = None,
     ) -> None:
         self._rng = random.Random(seed)
         self.budget = budget
         self.search = search or Search()
         # The time the budget is counted on (tests give one they move themselves).
         self._clock = clock
-        self._default = HardBot()
+        self._default = HardBot(network=network)
         #: How many worlds each contested move was played out in (for benchmarks).
         self.worlds_played: list[int] = []
 

@@ -15,20 +15,6 @@ from ..tiles import Tile
 from ._common import without
 
 
-def hold_back(
-    rack: list[Tile],
-    table: Table,
-    best: Solution,
-    rules: Rules,
-    *,
-    melded: bool,
-    most: int,
-) -> Solution:
-    """``best`` less up to ``most`` of its tiles: the last of :func:`holding_back`."""
-    held_back = list(holding_back(rack, table, best, rules, melded=melded, most=most))
-    return held_back[-1] if held_back else best
-
-
 def holding_back(
     rack: list[Tile],
     table: Table,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -26,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..env.encoding import legal_plays
+from ..errors import TilerummyError
 from ..game import Action, PlayerView
 from ..melds import Table
 from ..solver import Solution, solve
@@ -236,3 +238,19 @@ def shipped_network() -> PolicyNetwork:
     if not _SHIPPED:
         _SHIPPED.append(PolicyNetwork.load())
     return _SHIPPED[0]
+
+
+@lru_cache(maxsize=8)
+def _weights_at(path: str) -> PolicyNetwork:
+    return PolicyNetwork.load(path)
+
+
+def load_weights(path: str | Path) -> PolicyNetwork:
+    """The network in an ``.npz`` file (read once per process and path).
+
+    :raises TilerummyError: naming the file, when it cannot be read or holds no such network.
+    """
+    try:
+        return _weights_at(str(Path(path).resolve()))
+    except (OSError, KeyError, ValueError) as error:
+        raise TilerummyError(f"weights {path}: not a network's weights file ({error})") from None
