@@ -47,8 +47,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# One worker per core, each taking tests from the others' queues when its own runs out
+# (the browser tests start a server and a Chromium in each worker that runs one).
 unit: $(STAMP) browser
-	$(BIN)/pytest src tests docs
+	$(BIN)/pytest -n auto --dist worksteal src tests docs
 
 test: lint typecheck unit
 

@@ -87,6 +87,12 @@ def main() -> None:
     parser.add_argument("--evidence", type=float, default=defaults.evidence)
     parser.add_argument("--endgame-rack", type=int, default=defaults.endgame_rack)
     parser.add_argument("--endgame-horizon", type=int, default=defaults.endgame_horizon)
+    parser.add_argument(
+        "--contest-rack",
+        type=int,
+        default=defaults.contest_rack,
+        help="search once some rack holds this many tiles or fewer; -1: every move",
+    )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", help="write one JSON line per game here")
     args = parser.parse_args()
@@ -98,6 +104,7 @@ def main() -> None:
         evidence=args.evidence,
         endgame_rack=args.endgame_rack,
         endgame_horizon=args.endgame_horizon,
+        contest_rack=None if args.contest_rack is not None and args.contest_rack < 0 else args.contest_rack,
     )
     deals = -(-args.games // args.players)
     tasks = [

@@ -16,7 +16,7 @@ The peer's tile count is trusted only where the adapter certifies it
 of a run of four, jokers moving freely, ...), and it is timed only on
 positions whose table it can write with its sets.
 
-Run: .venv/bin/python bench/solver_bench.py [--positions N] [--seed S] [--no-fewest-changes]
+Run: .venv/bin/python bench/solver_bench.py [--positions N] [--seed S] [--no-fewest-changes] [--rounds N]
 [--peer-results FILE] (the peer takes seconds a position: with a file, its results
 are kept from the first run on the same positions, for the next ones)
 """
@@ -251,6 +251,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--cold-runs", type=int, default=3, help="fresh processes for the cold start (0: skip)")
     parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="rounds of our solver over all positions, each position keeping its least time (default 1: the"
+        " first round, which meets the caches cold; more rounds give figures a loaded machine moves less)",
+    )
+    parser.add_argument(
         "--peer-results",
         type=Path,
         help="a file keeping the peer's results on these positions: read when it exists, else written",
@@ -264,7 +271,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"solver benchmark: seed {args.seed}, {args.positions} positions per bucket, rules {args.rules!r},")
     print(f"racks of {RACK_SIZES[0]} to {RACK_SIZES[1]} tiles, objective: most tiles, initial meld done")
     print(f"peer: rummikub-solver {PEER_VERSION} (its MILP through cvxpy and HiGHS)")
-    print(f"ours: {ours_name}, {'with' if args.fewest_changes else 'without'} the fewest-changes tie-break")
+    print(f"ours: {ours_name}, {'with' if args.fewest_changes else 'without'} the fewest-changes tie-break", end="")
+    print(f", least time of {args.rounds} rounds" if args.rounds > 1 else "")
 
     kept = _kept_peer_results(args.peer_results, args.seed, args.positions, args.rules)
     if kept is not None:
@@ -288,6 +296,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         if solve is not None:
             run_ours(result, solve, rules, args.timeout, fewest_changes=args.fewest_changes)
         results.append(result)
+
+    for _ in range(args.rounds - 1):
+        for result in results:
+            if solve is not None and result.our_time is not None and result.our_problem is None:
+                least = result.our_time
+                run_ours(result, solve, rules, args.timeout, fewest_changes=args.fewest_changes)
+                result.our_time = min(least, result.our_time or least)
 
     if kept is None and args.peer_results is not None:
         peer_results = [{name: getattr(result, name) for name in _PEER_FIELDS} for result in results]

@@ -12,7 +12,9 @@ from tilerummy import Draw, Game, Play, Table, TilerummyError
 from tilerummy.bots import LEVELS, make_bot
 from tilerummy.bots.expert import ExpertBot, Search, _Race
 from tilerummy.bots.expert import play_out as play_world_out
-from tilerummy.bots.hard import HardBot, Reserve, hold_back
+from tilerummy.bots.hard import HardBot
+from tilerummy.bots.holding import holding_back
+from tilerummy.bots.network import NetworkBot
 from tilerummy.bots.win_model import win_probability
 from tilerummy.bots.worlds import Draws, World, deal_world, evidence, unseen_tiles
 from tilerummy.rules import PRESETS, JokerReplacement, PoolExhausted, Rules
@@ -93,12 +95,12 @@ def test_easy_never_rearranges_the_table() -> None:
                 game.apply(others[seat - 1].choose(game.view(seat)))
 
 
-def test_hard_keeps_playable_tiles_back() -> None:
+def test_a_play_can_keep_playable_tiles_back() -> None:
     rack = parse_tiles("R8 B5 Y5 K5 B9 K1")
     table = Table.parse("R5 R6 R7 | B10 B11 B12")
     best = solve(rack, table)
     assert best is not None and len(best.placed) == 5  # R8, B9 and the three 5s
-    kept = hold_back(rack, table, best, Rules(), melded=True, most=2)
+    *_, kept = holding_back(rack, table, best, Rules(), melded=True, most=2)
     assert sorted(map(str, kept.placed)) == ["B5", "K5", "Y5"]
     for tile in parse_tiles("R8 B9"):
         assert solve([tile], kept.table) is not None  # each tile kept back can still be played
@@ -127,7 +129,7 @@ def test_expert_keeps_to_its_budget_and_plays_legally() -> None:
     game = Game.new(2, rules="casual", seed=21)
     # Each reading of the clock takes a twentieth of the budget: a search that
     # kept going past its budget would play more worlds than it has readings for.
-    expert = ExpertBot(seed=1, budget=0.2, clock=SteppingClock(0.01))
+    expert = ExpertBot(seed=1, budget=0.2, search=Search(contest_rack=None), clock=SteppingClock(0.01))
     greedy = make_bot("greedy")
     for _ in range(300):
         if game.is_over or len(expert.worlds_played) >= 3:
@@ -139,15 +141,27 @@ def test_expert_keeps_to_its_budget_and_plays_legally() -> None:
     assert max(expert.worlds_played) <= 7
 
 
-def test_expert_weighs_drawing_and_holding_back_against_the_greedy_play() -> None:
+def test_expert_weighs_the_greedy_play_holding_back_and_drawing_against_the_network() -> None:
     game = scenario(["R5 R6 R7 B10 B11 B12 R8 B9 K1 Y12", "Y1 Y2"])
     game.play(0, "R5 R6 R7 | B10 B11 B12")
     game.draw(1)
-    options = ExpertBot(budget=0.05).candidates(game.view(0))
+    view = game.view(0)
+    options = ExpertBot(budget=0.05).candidates(view)
     placed = [sorted(map(str, option.placed)) for option in options]
-    assert placed[0] == ["B9", "R8"]  # the greedy play first
+    assert options[0] == HardBot().plan(view)  # the network's choice first, the default
+    assert ["B9", "R8"] in placed  # the most tiles
     assert ["R8"] in placed or ["B9"] in placed  # one tile kept back
-    assert options[-1].table is None  # drawing instead
+    assert [] in placed  # drawing
+    assert len(placed) == len({tuple(tiles) for tiles in placed})
+
+
+def test_expert_makes_the_network_choice_at_once_until_the_end_is_near() -> None:
+    game = Game.new(2, rules="standard", seed=8)
+    expert, hard = ExpertBot(seed=1, budget=100.0, search=Search(worlds=4)), HardBot()
+    view = game.view(game.turn)
+    contest = Search().contest_rack
+    assert contest is not None and min(view.rack_sizes) > contest
+    assert expert.choose(view) == hard.choose(view) and expert.worlds_played == []
 
 
 def test_expert_drops_a_candidate_only_when_it_is_clearly_behind() -> None:
@@ -278,24 +292,35 @@ def test_a_budget_must_be_positive() -> None:
         make_bot("expert", budget=0)
 
 
-def test_hard_keeps_its_joker_while_nobody_is_close_to_going_out() -> None:
-    game = scenario(["R10 R11 R12 B1 Y1 K1 J K7 K8 B5 Y9 R3", "Y2 Y3 Y4 Y5 Y6 Y7 Y8 B9 B10 B11"])
-    view = game.view(0)
-    greedy_play = make_bot("greedy").choose(view)
-    hard_play = HardBot(reserve=Reserve(jokers=True, most=0)).choose(view)
-    assert isinstance(greedy_play, Play) and isinstance(hard_play, Play)
-    assert not isinstance(hard_play.table, str) and not isinstance(greedy_play.table, str)
-    assert "J" in str(greedy_play.table)  # K7 K8 J, or the joker elsewhere
-    assert "J" not in str(hard_play.table)  # R10 R11 R12 and the 1s open without it
+def test_hard_plays_what_the_network_plays() -> None:
+    # Through a whole game against greedy, from the opening to going out.
+    hard, network, greedy = HardBot(), NetworkBot(), make_bot("greedy")
+    compared = Counter[str]()
+    game = Game.new(2, rules="standard", seed=3)
+    while not game.is_over:
+        view = game.view(game.turn)
+        if game.turn == 0:
+            action = hard.choose(view)
+            assert action == network.choose(view)
+            compared[action.kind] += 1
+        else:
+            action = greedy.choose(view)
+        game.apply(action)
+    assert compared["draw"] and compared["play"]
 
 
-def test_hard_saves_a_tile_for_a_later_turn() -> None:
-    game = scenario(["R5 R6 R7 B10 B11 B12 R8 B9 K1 Y12", "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8"])
+def test_hard_draws_without_listing_every_play_when_the_network_prefers_drawing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = scenario(["R5 R6 R7 B10 B11 B12 R8 K3 K9", "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8"])
     game.play(0, "R5 R6 R7 | B10 B11 B12")
     game.draw(1)
-    action = HardBot().choose(game.view(0))
-    assert isinstance(action, Play)
-    game.apply(action)
-    assert len(game.rack(0)) == 3  # R8 or B9 played, the other kept back
-    kept = [tile for tile in game.rack_tiles(0) if str(tile) in ("R8", "B9")]
-    assert len(kept) == 1 and solve(kept, game.table) is not None
+    view = game.view(0)
+    assert solve(game.rack_tiles(0), game.table) is not None  # R8 could be laid off
+    assert NetworkBot().choose(view).kind == "draw"
+
+    def listing(*args: object, **kwargs: object) -> object:
+        raise AssertionError("listed every candidate")
+
+    monkeypatch.setattr("tilerummy.bots.hard.candidates_of", listing)
+    assert HardBot().choose(view).kind == "draw"

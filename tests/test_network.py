@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tilerummy import Draw, Game, Play
+from tilerummy import Draw, Play, TilerummyError
+from tilerummy.arena import run_arena
 from tilerummy.bots import make_bot
 from tilerummy.bots.network import (
     FEATURES,
@@ -19,7 +20,6 @@ from tilerummy.bots.network import (
     candidates_of,
     choose_index,
 )
-from tilerummy.rules import PRESETS, Rules
 from tilerummy.tiles import parse_tiles
 
 from .helpers import scenario
@@ -105,14 +105,22 @@ def test_a_network_that_prefers_drawing_draws_once_it_has_opened() -> None:
     assert isinstance(bot.choose(game.view(0)), Draw), "R13 could go on the run, but the network prefers drawing"
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_plays_complete_legal_games_under_every_preset(preset: str) -> None:
-    rules = Rules.preset(preset).replace(turn_seconds=None)
-    players = 3 if rules.max_players > 4 else 2
-    game = Game.new(players, rules=rules, seed=41)
-    bots = [NetworkBot(), *(make_bot("greedy", seed=seat) for seat in range(1, players))]
-    for _ in range(1000):
-        if game.is_over:
-            break
-        game.apply(bots[game.turn].choose(game.view(game.turn)))  # an illegal move would raise
-    assert game.result is not None
+def test_the_network_driven_levels_play_with_weights_from_a_file(tmp_path: Path) -> None:
+    # tiny_network scores by tiles placed only: it never prefers drawing to a play.
+    tiny_network().save(tmp_path / "eager.npz")
+    game = scenario(["R5 R6 R7 B10 B11 B12 R8 K3 K9", "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8"])
+    game.play(0, "R5 R6 R7 | B10 B11 B12")
+    game.draw(1)
+    view = game.view(0)
+    assert isinstance(make_bot("hard").choose(view), Draw)  # the shipped network holds R8 back
+    for level in ("hard", "network", "expert"):
+        assert isinstance(make_bot(level, weights=tmp_path / "eager.npz", budget=0.01).choose(view), Play), level
+
+
+def test_weights_that_cannot_be_read_are_refused_naming_the_file(tmp_path: Path) -> None:
+    (tmp_path / "notes.npz").write_text("not weights")
+    for path in (tmp_path / "notes.npz", tmp_path / "missing.npz"):
+        with pytest.raises(TilerummyError, match=f"weights {path}"):
+            make_bot("hard", weights=path)
+        with pytest.raises(TilerummyError, match=f"weights {path}"):
+            run_arena(["hard", "greedy"], 2, weights=path)

@@ -7,7 +7,6 @@ tested in-process (``test_server_play.py``, ``test_server_http.py``).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from websockets.exceptions import ConnectionClosed
 
 from tilerummy.bots import LEVELS
 
+from .postgres import empty_test_database
 from .serverchecks import PERSON, bot
 from .serverkit import Client, ServerProcess, running_server
 
@@ -44,24 +44,11 @@ def test_the_server_announces_itself_and_closes_a_connection_far_over_the_size_l
 # --- Killed and restarted -------------------------------------------------------------
 
 
-def _postgres_url() -> str | None:
-    return os.environ.get("TILERUMMY_TEST_POSTGRES_URL") or None
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "server.sqlite3")
-    url = _postgres_url()
-    if url is None:
-        pytest.skip("no PostgreSQL server (set TILERUMMY_TEST_POSTGRES_URL)")
-    psycopg = pytest.importorskip("psycopg")
-    try:
-        with psycopg.connect(url, connect_timeout=5, autocommit=True) as connection:
-            connection.execute("DROP TABLE IF EXISTS rooms, games, actions, schema_version")
-    except psycopg.Error as error:
-        pytest.skip(f"PostgreSQL is not reachable: {error}")
-    return url
+    return empty_test_database()
 
 
 def test_a_killed_server_loses_nothing_it_acknowledged(database: str, tmp_path: Path) -> None:

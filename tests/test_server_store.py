@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,6 +15,8 @@ import pytest
 from tilerummy.cli import main
 from tilerummy.server import store as store_module
 from tilerummy.server.store import SCHEMA_VERSION, StoreError, default_database_path, open_store
+
+from .postgres import STORE_TABLES, empty_test_database
 
 #: The schema tilerummy wrote before it recorded a version (version 1), exactly as it wrote it.
 VERSION_1 = (
@@ -76,9 +77,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Databas
 
         yield Database(str(path), run_sqlite)
         return
-    url = os.environ.get("TILERUMMY_TEST_POSTGRES_URL")
-    if not url:
-        pytest.skip("no PostgreSQL server (set TILERUMMY_TEST_POSTGRES_URL)")
+    url = empty_test_database()
     psycopg = pytest.importorskip("psycopg")
 
     def run_postgres(text: str, parameters: tuple[Any, ...]) -> list[tuple[Any, ...]]:
@@ -86,9 +85,8 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Databas
             cursor = connection.execute(text.replace("?", "%s"), parameters)
             return list(cursor.fetchall()) if cursor.description else []
 
-    run_postgres("DROP TABLE IF EXISTS rooms, games, actions, schema_version", ())
     yield Database(url, run_postgres)
-    run_postgres("DROP TABLE IF EXISTS rooms, games, actions, schema_version", ())
+    run_postgres(f"DROP TABLE IF EXISTS {STORE_TABLES}", ())
 
 
 def test_a_new_database_records_the_current_version(database: Database) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
@@ -30,6 +29,8 @@ from tilerummy.server.protocol import (
 )
 from tilerummy.server.rooms import Room, RoomError, hash_token, new_room_code
 from tilerummy.server.store import Change, FinishedGame, NewAction, NewGame, SqliteStore, Store, open_store
+
+from .postgres import empty_test_database
 
 # --- Protocol -------------------------------------------------------------------------
 
@@ -179,13 +180,7 @@ def test_actions_are_written_in_the_record_format() -> None:
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
     if request.param == "sqlite":
         return open_store(str(tmp_path / "nested" / "server.sqlite3"))
-    url = os.environ.get("TILERUMMY_TEST_POSTGRES_URL")
-    if not url:
-        pytest.skip("no PostgreSQL server (set TILERUMMY_TEST_POSTGRES_URL)")
-    psycopg = pytest.importorskip("psycopg")
-    with psycopg.connect(url, autocommit=True) as connection:
-        connection.execute("DROP TABLE IF EXISTS rooms, games, actions, schema_version")
-    return open_store(url)
+    return open_store(empty_test_database())
 
 
 def test_the_store_keeps_rooms_and_replayable_games(store: Store) -> None:

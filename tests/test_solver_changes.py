@@ -225,7 +225,6 @@ def test_both_orders_of_the_numbers_agree_on_game_tables(index: int) -> None:
             table,
             setup,
             tables_for(rules),
-            setup.plan.kept,
             found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack)),
             free=False,
         )

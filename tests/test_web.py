@@ -7,6 +7,7 @@ and the client's set rules against the engine's.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -587,8 +588,10 @@ def _catalogue(language: str) -> dict[str, str]:
     return catalogue
 
 
-def _english_patterns(language: str) -> list[tuple[str, re.Pattern[str]]]:
-    """English texts that the language says otherwise, as patterns (a {placeholder} matches anything)."""
+@functools.cache
+def _english_patterns(language: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """English texts that the language says otherwise, as patterns (a {placeholder} matches anything);
+    made once per language, as every page of every test matches each of its texts against them all."""
     english, own = _catalogue("en"), _catalogue(language)
     patterns = []
     for key, text in english.items():
@@ -602,7 +605,7 @@ def _english_patterns(language: str) -> list[tuple[str, re.Pattern[str]]]:
             for odd, part in ((index % 2 == 1, part) for index, part in enumerate(parts))
         )
         patterns.append((key, re.compile(regex)))
-    return patterns
+    return tuple(patterns)
 
 
 def _texts_fit_and_speak(page: Page, language: str, where: str) -> None:
@@ -611,7 +614,8 @@ def _texts_fit_and_speak(page: Page, language: str, where: str) -> None:
     if language == "en":
         return
     texts: list[str] = page.evaluate(VISIBLE_TEXTS_JS)
-    english = [(key, text) for text in texts for key, pattern in _english_patterns(language) if pattern.fullmatch(text)]
+    patterns = _english_patterns(language)
+    english = [(key, text) for text in texts for key, pattern in patterns if pattern.fullmatch(text)]
     assert english == [], (language, where, english)
     assert not [text for text in texts if re.search(r"\bbot \d", text)], (language, where, "a bot named in English")
 

@@ -13,6 +13,9 @@ from . import waiting
 
 #: Screenshots land here (git-ignored), to be looked at after a run.
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+#: Whether the browser tests take their screenshots: only when ``TILERUMMY_SCREENSHOTS=1``,
+#: as they check nothing and a hundred of them cost the browser as much as several tests.
+SCREENSHOTS = os.environ.get("TILERUMMY_SCREENSHOTS", "") not in ("", "0")
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 #: The longest a browser test waits for one thing to appear.
@@ -28,6 +31,9 @@ def chromium_path() -> str:
 
 
 def screenshot(page: Page, name: str) -> None:
+    """The page as it is now, in ``test-artifacts/NAME.png`` when screenshots are asked for."""
+    if not SCREENSHOTS:
+        return
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 

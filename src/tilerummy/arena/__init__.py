@@ -19,6 +19,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from pathlib import Path
 
 from ..bots import LEVELS
+from ..bots.network import load_weights
 from ..errors import TilerummyError
 from ..rules import PoolDraws, Rules
 from .games import GameOutcome, GameSpec, play, record_path, schedule
@@ -40,6 +41,7 @@ def run_arena(
     progress: Progress | None = None,
     budget: float | None = None,
     sprt: SprtHypotheses | None = None,
+    weights: str | Path | None = None,
 ) -> ArenaReport:
     """Play ``games`` games (rounded up to whole deals) between ``bots`` (level
     names, one per seat) and report. Without ``rules``, the standard rules
@@ -50,6 +52,9 @@ def run_arena(
     play; games played beyond that deal (by other processes meanwhile) are
     discarded, records included, so the verdict and the report are the same
     with any number of workers.
+
+    ``weights`` is a network's ``.npz`` file for every bot the network drives
+    (hard, network, expert), instead of the shipped one.
 
     :raises TilerummyError: for unknown bots, a bad count, or a bot's illegal move.
     """
@@ -71,7 +76,11 @@ def run_arena(
     if budget is not None and not budget > 0:
         raise TilerummyError(f"budget {budget}: give a number of seconds above 0")
     saving = None if save_to is None else str(save_to)
-    specs = schedule(list(bots), games, seed=seed, rules=rules, save_to=saving, budget=budget)
+    weights_file = None
+    if weights is not None:
+        load_weights(weights)  # refused here, in one line, rather than in every process
+        weights_file = str(Path(weights).resolve())
+    specs = schedule(list(bots), games, seed=seed, rules=rules, save_to=saving, budget=budget, weights=weights_file)
     started = time.perf_counter()
     if sprt is None:
         outcomes = list(_play_all(specs, workers, progress))

@@ -24,6 +24,7 @@ class GameSpec:
     rules: Rules
     save_to: str | None = None  # a directory for the game's record
     budget: float | None = None  # seconds per move for bots that search
+    weights: str | None = None  # a network's weights for the bots it drives, instead of the shipped ones
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,7 @@ def schedule(
     rules: Rules,
     save_to: str | None = None,
     budget: float | None = None,
+    weights: str | None = None,
 ) -> list[GameSpec]:
     """``games`` games, rounded up to whole deals: each deal once per rotation of the seats."""
     rotations = len(bots)
@@ -54,7 +56,7 @@ def schedule(
     for deal in range(deals):
         for turn in range(rotations):
             seats = tuple(bots[(seat + turn) % rotations] for seat in range(rotations))
-            specs.append(GameSpec(len(specs), deal, seed + deal, seats, rules, save_to, budget))
+            specs.append(GameSpec(len(specs), deal, seed + deal, seats, rules, save_to, budget, weights))
     return specs
 
 
@@ -68,7 +70,10 @@ def play(spec: GameSpec) -> GameOutcome:
     seat, so a game replays the same whatever process runs it."""
     names = [f"{level}-{seat}" for seat, level in enumerate(spec.seats)]
     game = Game.new(names, rules=spec.rules, seed=spec.seed)
-    bots = [make_bot(level, seed=spec.seed * 8 + seat, budget=spec.budget) for seat, level in enumerate(spec.seats)]
+    bots = [
+        make_bot(level, seed=spec.seed * 8 + seat, budget=spec.budget, weights=spec.weights)
+        for seat, level in enumerate(spec.seats)
+    ]
     timings = []
     while not game.is_over:
         seat = game.turn

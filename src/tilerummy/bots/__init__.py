@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol
 
 from ..errors import TilerummyError
@@ -11,7 +12,7 @@ from .easy import EasyBot
 from .expert import DEFAULT_BUDGET, ExpertBot
 from .greedy import GreedyBot
 from .hard import HardBot
-from .network import NetworkBot
+from .network import NetworkBot, PolicyNetwork, load_weights
 from .simple import RandomBot, SimpleBot
 
 
@@ -23,24 +24,29 @@ class Bot(Protocol):
     def choose(self, view: PlayerView) -> Action: ...
 
 
-_MAKERS: dict[str, Callable[[int, float | None], Bot]] = {
-    "random": lambda seed, budget: RandomBot(seed),
-    "easy": lambda seed, budget: EasyBot(seed),
-    "greedy": lambda seed, budget: GreedyBot(seed),
-    "hard": lambda seed, budget: HardBot(seed),
-    "network": lambda seed, budget: NetworkBot(seed),
-    "expert": lambda seed, budget: ExpertBot(seed, DEFAULT_BUDGET if budget is None else budget),
+_MAKERS: dict[str, Callable[[int, float | None, PolicyNetwork | None], Bot]] = {
+    "random": lambda seed, budget, network: RandomBot(seed),
+    "easy": lambda seed, budget, network: EasyBot(seed),
+    "greedy": lambda seed, budget, network: GreedyBot(seed),
+    "hard": lambda seed, budget, network: HardBot(seed, network),
+    "network": lambda seed, budget, network: NetworkBot(seed, network),
+    "expert": lambda seed, budget, network: ExpertBot(
+        seed, DEFAULT_BUDGET if budget is None else budget, network=network
+    ),
 }
 
 #: The bot levels by name, weakest first.
 LEVELS: tuple[str, ...] = tuple(_MAKERS)
 
 
-def make_bot(level: str, *, seed: int = 0, budget: float | None = None) -> Bot:
+def make_bot(level: str, *, seed: int = 0, budget: float | None = None, weights: str | Path | None = None) -> Bot:
     """A new bot of the named level; ``seed`` makes its choices repeatable;
-    ``budget`` is the seconds per move of a level that searches (expert).
+    ``budget`` is the seconds per move of a level that searches (expert);
+    ``weights``, a network's ``.npz`` file for the levels the network drives
+    (hard, network, expert) instead of the shipped one.
 
-    :raises TilerummyError: for an unknown level or a budget that is not positive.
+    :raises TilerummyError: for an unknown level, a budget that is not positive,
+        or weights that cannot be read.
     """
     if budget is not None and not budget > 0:
         raise TilerummyError(f"budget {budget}: give a number of seconds above 0")
@@ -48,7 +54,7 @@ def make_bot(level: str, *, seed: int = 0, budget: float | None = None) -> Bot:
         maker = _MAKERS[level.lower()]
     except KeyError:
         raise TilerummyError(f"unknown bot level {level!r} (choose from {', '.join(LEVELS)})") from None
-    return maker(seed, budget)
+    return maker(seed, budget, None if weights is None else load_weights(weights))
 
 
 __all__ = [

@@ -36,11 +36,6 @@ def without(tiles: Iterable[Tile], removed: Iterable[Tile]) -> list[Tile]:
     return sorted(left.elements())
 
 
-def opponents_fewest_tiles(view: PlayerView) -> int:
-    """The smallest rack among the other players: how close someone is to going out."""
-    return min(size for seat, size in enumerate(view.rack_sizes) if seat != view.seat)
-
-
 def disjoint_sets(rack: Iterable[Tile], rules: Rules) -> list[Meld]:
     """Sets the rack makes on its own, chosen greedily: the longest first, jokers last."""
     options = candidate_melds(rack, wrap=rules.wrap)

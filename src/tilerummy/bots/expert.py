@@ -1,24 +1,30 @@
-"""The strongest level: it weighs a few strategically different plays by
-playing each of them out in many guessed worlds, and keeps to the greedy
-play unless another is clearly better.
+"""The strongest level: the network's choice (:mod:`.hard`) through the
+middle game, and a search of guessed worlds once the end is near.
+
+Through the middle game the network knows what greedy play-outs of a few
+turns cannot see: what holding tiles for one large final play is worth. Once
+some rack is small, the bot weighs a few strategically different plays (the
+network's choice, the most tiles, the same less tiles kept back, the
+solver's next best plays, drawing) by playing each of them out in many
+guessed worlds.
 
 The hidden tiles (the others' racks and the pool) are unknown, so the bot
 deals them out (:mod:`.worlds`): consistently with the rack sizes it sees,
 weighing each deal by what every opponent's last move said about its rack,
 and with one queue of future draws per seat, so that every play tried in a
-world meets the same draws. It plays the next few turns of each world with
-the greedy solver for everyone and scores where the play-out stopped with
-a win probability fitted on games of greedy players (:mod:`.win_model`).
+world meets the same draws. It plays the next turns of each world with the
+greedy solver for everyone and scores where the play-out stopped with a win
+probability fitted on games of greedy players (:mod:`.win_model`).
 
 Every candidate is tried in the same worlds, so the comparison is not
 drowned in the luck of the deal; a candidate that falls clearly behind the
 leader (by more than two standard errors of their paired differences)
-stops being tried (the greedy play only after a dozen worlds), so the
-time goes to the close calls. The greedy play is
-made unless another candidate is ahead of it by a margin the paired
-results support. A move with one sensible candidate (nothing to play, or
-going out) is made at once; otherwise the bot stops when its time budget is
-spent, when one candidate is left, or after a most number of worlds.
+stops being tried (the default only after a dozen worlds), so the time goes
+to the close calls. The network's choice is made unless another candidate
+is ahead of it by a margin the paired results support. A move with one
+sensible candidate (nothing to play, or going out) is made at once;
+otherwise the bot stops when its time budget is spent, when one candidate
+is left, or after a most number of worlds.
 """
 
 from __future__ import annotations
@@ -36,7 +42,9 @@ from ..rules import Rules
 from ..solver import Solution, candidates, solve
 from ..tiles import Tile
 from ._common import own_rack, play_or_draw
-from .hard import holding_back
+from .hard import HardBot
+from .holding import holding_back
+from .network import DRAW, Candidate, PolicyNetwork
 from .win_model import win_probability
 from .worlds import EVIDENCE_STRENGTH, Draws, World, deal_world, evidence, unseen_tiles
 
@@ -52,9 +60,9 @@ MIN_WORLDS = 4
 #: A candidate this many standard errors behind the leader is dropped.
 DROP_AT = 2.0
 
-#: Worlds played before the greedy play, the default, may be dropped: a few
-#: worlds' spread is too rough a guess to give up the default on.
-MIN_WORLDS_TO_DROP_GREEDY = 12
+#: Worlds played before the default may be dropped: a few worlds' spread is
+#: too rough a guess to give up the default on.
+MIN_WORLDS_TO_DROP_DEFAULT = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +71,7 @@ class Search:
 
     ``horizon``: turns of each player a guessed world is played for.
     ``worlds``: the most worlds a move is played out in (None: as many as the budget allows).
-    ``overrule_at``: another play replaces the greedy one only when ahead of it by this
+    ``overrule_at``: another play replaces the default (the network's) only when ahead of it by this
     many standard errors of their paired differences, and by at least ``overrule_margin``
     (a chance of winning).
     ``evidence``: how much less likely a deal is per tile an opponent could have placed
@@ -71,6 +79,10 @@ class Search:
     ``endgame_rack``, ``endgame_horizon``: once some rack holds this many tiles or fewer,
     worlds are played for this many turns of each player (or until someone goes out),
     since the game is close to its end and the win model's guess is least needed.
+    ``contest_rack``: the bot searches only once some rack holds this many tiles or
+    fewer (None: at every move); before that it makes the network's choice at once,
+    since greedy play-outs of a few turns cannot see what holding tiles for a
+    large final play is worth, while the network learned it.
     """
 
     horizon: int = 3
@@ -80,16 +92,11 @@ class Search:
     overrule_at: float = 1.5
     overrule_margin: float = 0.01
     evidence: float = EVIDENCE_STRENGTH
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    table: Table | None  # None: draw (or pass)
-    placed: tuple[Tile, ...]
+    contest_rack: int | None = 6
 
 
 class ExpertBot:
-    """Chooses among greedy, held-back, next-best and drawing plays by sampling the hidden tiles.
+    """Plays the network's choice, or near the end another play that guessed worlds show clearly better.
 
     ``budget`` is the seconds it may think per move. With ``search.worlds``
     set and a budget too generous to run out, the same seed gives the same moves.
@@ -103,22 +110,26 @@ class ExpertBot:
         budget: float = DEFAULT_BUDGET,
         search: Search | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        network: PolicyNetwork | None = None,
     ) -> None:
         self._rng = random.Random(seed)
         self.budget = budget
         self.search = search or Search()
         # The time the budget is counted on (tests give one they move themselves).
         self._clock = clock
+        self._default = HardBot(network=network)
         #: How many worlds each contested move was played out in (for benchmarks).
         self.worlds_played: list[int] = []
 
     def choose(self, view: PlayerView) -> Action:
         started = self._clock()
         assert view.seat is not None
+        search = self.search
+        if search.contest_rack is not None and min(view.rack_sizes) > search.contest_rack:
+            return play_or_draw(view, self._default.plan(view).table)
         options = self.candidates(view)
         if len(options) == 1:
             return play_or_draw(view, options[0].table)
-        search = self.search
         race = _Race(len(options), search)
         unseen = unseen_tiles(view)
         clues = evidence(view)
@@ -126,7 +137,7 @@ class ExpertBot:
         deadline = started + self.budget
         # A world counts only once every candidate still racing was played out
         # in it, so that all are compared on the same worlds; with none (no
-        # time), the greedy play.
+        # time), the default.
         while len(race.alive) > 1 and self._clock() < deadline:
             if search.worlds is not None and race.worlds >= search.worlds:
                 break
@@ -143,37 +154,37 @@ class ExpertBot:
         return play_or_draw(view, options[race.choice()].table)
 
     def candidates(self, view: PlayerView) -> list[Candidate]:
-        """The plays worth weighing: the most tiles; the same less one, two or
-        three tiles kept back (two is what the hard bot plays); the solver's
-        next best plays on other tiles; and drawing instead. The greedy play
-        comes first; a move with nothing to weigh has one candidate."""
+        """The plays worth weighing: the network's choice (the default) first;
+        then the most tiles; the same less one, two or three tiles kept back;
+        the solver's next best plays on other tiles; and drawing. A move with
+        nothing to weigh has one candidate."""
         assert view.seat is not None
         rack = own_rack(view)
         melded = view.melded[view.seat]
         best = solve(rack, view.table, rules=view.rules, initial_meld_done=melded, fewest_changes=False)
         if best is None:
-            return [Candidate(None, ())]
+            return [DRAW]
         if len(best.placed) == len(rack):
             return [Candidate(best.table, best.placed)]  # going out: nothing is better
         # One walk gives the plays less one, two and three tiles (keeping all would be drawing).
         most = min(3, len(best.placed) - 1)
-        options = [best, *holding_back(rack, view.table, best, view.rules, melded=melded, most=most)]
-        options += candidates(
+        plays = [best, *holding_back(rack, view.table, best, view.rules, melded=melded, most=most)]
+        plays += candidates(
             rack, view.table, rules=view.rules, initial_meld_done=melded, k=TOP_PLAYS, fewest_changes=False
         )[1:]
+        options = [self._default.plan(view), *(Candidate(play.table, play.placed) for play in plays)]
+        if view.pool_size > 0:
+            options.append(DRAW)
         unique: dict[tuple[Tile, ...], Candidate] = {}
         for option in options:
-            unique.setdefault(tuple(sorted(option.placed)), Candidate(option.table, option.placed))
-        found = list(unique.values())
-        if view.pool_size > 0:
-            found.append(Candidate(None, ()))
-        return found
+            unique.setdefault(tuple(sorted(option.placed)), option)
+        return list(unique.values())
 
 
 class _Race:
     """The candidates' outcomes world by world, and which of them are still in the running.
 
-    Candidate 0 is the greedy play, the default.
+    Candidate 0 is the default (the network's choice).
     """
 
     def __init__(self, count: int, search: Search | None = None) -> None:
@@ -194,18 +205,18 @@ class _Race:
             index
             for index in self.alive
             if index == leader
-            or (index == 0 and len(self._worlds) < MIN_WORLDS_TO_DROP_GREEDY)
+            or (index == 0 and len(self._worlds) < MIN_WORLDS_TO_DROP_DEFAULT)
             or not self._ahead(leader, index, DROP_AT)
         ]
 
     def leader(self) -> int:
-        """The best average among those still running (the first, the greedy play, with no world yet)."""
+        """The best average among those still running (the first, the default, with no world yet)."""
         if not self._worlds:
             return self.alive[0]
         return max(self.alive, key=lambda index: (self._mean(index), -index))
 
     def choice(self) -> int:
-        """The leader if the greedy play was dropped or the leader is clearly ahead of it; else the greedy play."""
+        """The leader if the default was dropped or the leader is clearly ahead of it; else the default."""
         leader = self.leader()
         if leader == 0 or 0 not in self.alive:
             return leader

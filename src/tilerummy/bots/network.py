@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -26,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..env.encoding import legal_plays
+from ..errors import TilerummyError
 from ..game import Action, PlayerView
 from ..melds import Table
 from ..solver import Solution, solve
@@ -124,10 +126,14 @@ class Candidate:
     placed: tuple[Tile, ...]
 
 
+#: Drawing (or passing, on an empty pool).
+DRAW = Candidate(None, ())
+
+
 def candidates_of(view: PlayerView, plays: int = PLAYS) -> list[Candidate]:
     """The candidates the network weighs: the environment's plays, then drawing."""
     found: Sequence[Solution] = legal_plays(view, plays)
-    return [*(Candidate(play.table, play.placed) for play in found), Candidate(None, ())]
+    return [*(Candidate(play.table, play.placed) for play in found), DRAW]
 
 
 def candidate_features(view: PlayerView, options: Sequence[Candidate]) -> FloatArray:
@@ -217,7 +223,7 @@ class NetworkBot:
 
     def __init__(self, seed: int = 0, network: PolicyNetwork | None = None) -> None:
         del seed  # the network's choice is deterministic
-        self.network = network if network is not None else _shipped()
+        self.network = network if network is not None else shipped_network()
 
     def choose(self, view: PlayerView) -> Action:
         options = candidates_of(view)
@@ -227,8 +233,24 @@ class NetworkBot:
 _SHIPPED: list[PolicyNetwork] = []
 
 
-def _shipped() -> PolicyNetwork:
-    # Read once per process: every bot shares the same weights.
+def shipped_network() -> PolicyNetwork:
+    """The weights shipped in the package, read once per process: every bot shares them."""
     if not _SHIPPED:
         _SHIPPED.append(PolicyNetwork.load())
     return _SHIPPED[0]
+
+
+@lru_cache(maxsize=8)
+def _weights_at(path: str) -> PolicyNetwork:
+    return PolicyNetwork.load(path)
+
+
+def load_weights(path: str | Path) -> PolicyNetwork:
+    """The network in an ``.npz`` file (read once per process and path).
+
+    :raises TilerummyError: naming the file, when it cannot be read or holds no such network.
+    """
+    try:
+        return _weights_at(str(Path(path).resolve()))
+    except (OSError, KeyError, ValueError) as error:
+        raise TilerummyError(f"weights {path}: not a network's weights file ({error})") from None

@@ -57,6 +57,11 @@ def register(commands: Commands) -> None:
         "--workers", type=int, metavar="W", help=f"processes to play in, 1 to {MAX_WORKERS} (default: one per core)"
     )
     arena.add_argument("--budget", type=float, metavar="SECONDS", help="seconds per move for expert bots (default 2)")
+    arena.add_argument(
+        "--weights",
+        metavar="FILE",
+        help="a network's .npz weights (from tools/train_policy.py) for the hard, network and expert bots",
+    )
     add_rules_arguments(arena, default="standard")
     arena.add_argument("--save", metavar="DIR", help="write every game's record into this directory")
     arena.add_argument("--plot", metavar="FILE", help="draw the results into a .png or .svg file")
@@ -91,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
         progress=progress,
         budget=args.budget,
         sprt=sprt,
+        weights=args.weights,
     )
     if progress:
         print(file=sys.stderr)

@@ -5,11 +5,8 @@ import pathlib
 
 # Earlier versions could compile the solver's modules next to their sources,
 # and Python imports such modules before the sources: refuse to run stale code.
-_STALE = sorted(
-    path.name
-    for suffix in importlib.machinery.EXTENSION_SUFFIXES
-    for path in pathlib.Path(__file__).parent.glob(f"*{suffix}")
-)
+_HERE = pathlib.Path(__file__).parent
+_STALE = sorted(path.name for suffix in importlib.machinery.EXTENSION_SUFFIXES for path in _HERE.glob(f"*{suffix}"))
 if _STALE:
     raise ImportError(
         f"compiled solver modules from an earlier version lie next to the sources: {', '.join(_STALE)};"

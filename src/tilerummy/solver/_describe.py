@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import operator
 from collections import Counter
 from collections.abc import Iterable
 from typing import TypeVar
@@ -117,7 +116,6 @@ def describe(before: Table, after: Table, placed: Counter[Tile]) -> list[str]:
 
 
 _Key = TypeVar("_Key")
-_ORDER = operator.attrgetter("sort_key")
 
 
 def _counted(items: Iterable[_Key]) -> dict[_Key, int]:

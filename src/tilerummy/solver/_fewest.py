@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..melds import Table
@@ -11,7 +11,7 @@ from ..rules import JokerReplacement, Rules
 from ..tiles import MAX_NUMBER
 from ._describe import changed_sets
 from ._jokers import JokerPlan, JokersAlone, show_kept_jokers
-from ._keep import Kept, mirrored_counts, mirrored_face, mirrored_kept, mirrored_ways, ways_to_keep
+from ._keep import Kept, mirrored_counts, mirrored_face, mirrored_kept, mirrored_way, ways_to_keep
 from ._layers import LayerSearch, Problem, run_out
 from ._search import FACE_COUNT
 from ._tables import SolverTables, tables_for
@@ -20,7 +20,7 @@ from ._tables import SolverTables, tables_for
 @dataclass(frozen=True, slots=True)
 class Setup:
     """A joker plan as the searches take it: the rack copies it plays for
-    sure (``from_rack``, scored apart) and what is left to lay out."""
+    sure (scored apart) and what is left to lay out."""
 
     plan: JokerPlan
     from_rack: list[int]
@@ -37,8 +37,7 @@ class Found:
     table: Table
     setups: tuple[Setup, ...] = ()
     high: tuple[int, ...] = ()
-    #: The setup of the play, when it places the whole rack.
-    whole: Setup | None = None
+    whole: Setup | None = None  # the setup of the play, when it places the whole rack
 
 
 #: How many states the depth-first search for fewer changes may visit, per
@@ -56,17 +55,9 @@ PART_BUDGET = 300
 
 def least_changed(before: Table, found: Found, weights: Sequence[int], rules: Rules) -> Table:
     """The table after a play that scores as ``found`` does and changes the
-    fewest old sets (see :mod:`._keep`).
-
-    A depth-first search within a small budget, on the likeliest joker plan,
-    finds a play to beat (often the best); then each plan is searched fully
-    for a better one, which mostly just proves there is none. How long a full
-    search takes depends much on the order of the numbers (it is quick when
-    the sets that must change come first): without ``wrap`` (where the
-    numbers may as well be counted down) the order that meets fewer states
-    in its first steps goes on (see :func:`race`). Plans that cannot score
-    as much as the play found are left out.
-    """
+    fewest old sets: short depth-first searches find a play to beat, then
+    each joker plan that may score as much is searched in full for a better
+    one, which mostly proves there is none (docs/solver.md tells how)."""
     broken = len(changed_sets(before, found.table))
     if not broken or not found.setups:
         return found.table
@@ -78,18 +69,10 @@ def least_changed(before: Table, found: Found, weights: Sequence[int], rules: Ru
         # The whole rack is placed: a plan that cannot place it all, as a
         # quick search shows for most, has no play to offer.
         setups = tuple(setup for setup in setups if setup is found.whole or not cannot_place_all(setup, tables))
-    plans = [
-        Orders(
-            before,
-            setup,
-            tables,
-            Counter() if free else setup.plan.kept,
-            found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack)),
-            free=free,
-            broken=broken_anyway,
-        )
-        for setup, broken_anyway in zip(setups, kept_by_an_earlier_plan(setups), strict=True)
-    ]
+    plans = []
+    for setup, broken_anyway in zip(setups, kept_by_an_earlier_plan(setups), strict=True):
+        score = found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack))
+        plans.append(Orders(before, setup, tables, score, free=free, broken=broken_anyway))
     plans.sort(key=lambda plan: plan.forward.fewest_broken)
     best = found.table
 
@@ -101,9 +84,7 @@ def least_changed(before: Table, found: Found, weights: Sequence[int], rules: Ru
             return
         broken = count - len(kept.kept)
 
-    # A good play to beat first, from a short search of each plan (longer
-    # for the likeliest): then the full searches mostly just prove there is
-    # none better, which is quick.
+    # A play to beat first, from a short search of each plan (longer for the likeliest).
     proven: set[int] = set()  # the plans whose short search went through
     for rank, plan in enumerate(plans):
         for keep_search, mirrored in plan.searches():
@@ -127,16 +108,10 @@ def least_changed(before: Table, found: Found, weights: Sequence[int], rules: Ru
 
 def kept_by_an_earlier_plan(setups: Sequence[Setup]) -> list[frozenset[int]]:
     """For each plan, the old sets whose plays keeping them an earlier plan
-    has too, so that its own search may take them as broken up.
-
-    Two plans that differ only in what one group's jokers stand for (a
-    group of three lacks two colours, and its joker may stand for either)
-    make the same plays among those keeping that group: the group takes its
-    own joker either way, and the jokers left to the other sets stand for
-    the same tiles. That holds when no other joker the plans keep stands for
-    a tile of the group's number (one might fill the group instead). Each
-    earlier plan's plays are searched in full, or left to a plan earlier
-    still in the same way, so every play is searched somewhere."""
+    has too, so that its own search may take them as broken up: two plans
+    that differ only in what one group's jokers stand for make the same
+    plays among those keeping the group, unless another kept joker stands
+    for a tile of the group's number (which could fill the group instead)."""
     found: list[frozenset[int]] = []
     for index, setup in enumerate(setups):
         plan = setup.plan
@@ -192,7 +167,6 @@ class Orders:
         before: Table,
         setup: Setup,
         tables: SolverTables,
-        kept_jokers: Counter[int],
         score: int,
         *,
         free: bool,
@@ -201,7 +175,8 @@ class Orders:
         self.problem = setup.problem
         self.tables = tables
         self.wrap = self.problem.wrap
-        self.kept_jokers = kept_jokers
+        # Under ``free`` a kept set's jokers are jokers like any other.
+        self.kept_jokers = kept_jokers = Counter() if free else setup.plan.kept
         self.score = score
         self.ways = ways_to_keep(before.melds, free=free, kept_jokers=kept_jokers)
         for place in broken:
@@ -209,35 +184,30 @@ class Orders:
         self.forward = LayerSearch(self.problem, tables, self.ways, kept_jokers, score)
         self._down: LayerSearch | None = None
 
-    def searches(self) -> list[tuple[LayerSearch, bool]]:
+    def searches(self) -> Iterator[tuple[LayerSearch, bool]]:
         """The searches, each with whether its numbers count down."""
-        if self.wrap:
-            return [(self.forward, False)]
+        yield self.forward, False
+        if not self.wrap:
+            yield self.down(), True
+
+    def down(self) -> LayerSearch:
+        """The search with the numbers counted down (without ``wrap``)."""
         if self._down is None:
             problem = self.problem
-            counted_down = Problem(
-                mirrored_counts(problem.must),
-                mirrored_counts(problem.optional),
-                mirrored_counts(problem.weights),
-                problem.must_jokers,
-                problem.optional_jokers,
-                wrap=False,
-            )
+            must, optional, weights = (mirrored_counts(c) for c in (problem.must, problem.optional, problem.weights))
+            counted_down = Problem(must, optional, weights, problem.must_jokers, problem.optional_jokers, wrap=False)
             kept_down = Counter({mirrored_face(face): copies for face, copies in self.kept_jokers.items()})
-            ways = mirrored_ways(self.ways)
+            ways = [[mirrored_way(way) for way in options] for options in self.ways]
             self._down = LayerSearch(counted_down, self.tables, ways, kept_down, self.score)
-        return [(self.forward, False), (self._down, True)]
+        return self._down
 
 
 def race(plan: Orders, keep: int) -> tuple[Kept | None, bool]:
     """The play of this plan keeping the most sets, at least ``keep`` (None
-    if there is none), and which order of the numbers found it (True:
-    counted down).
-
-    One order can take far longer than the other, and which one is
-    quicker shows early: the search counting up goes alone while it is
+    if there is none), and whether the numbers counted down to find it.
+    Which order is quicker shows early: counting up goes alone while it is
     small; past that, counting down goes as many steps (or until it has met
-    as many states), and the order that met fewer states goes on alone."""
+    as many states), and the order that met fewer goes on alone."""
     counting_up = plan.forward.stepwise(keep)
     met = steps = 0
     try:
@@ -246,8 +216,7 @@ def race(plan: Orders, keep: int) -> tuple[Kept | None, bool]:
             steps += 1
     except StopIteration as finished:
         return finished.value, False
-    down, _ = plan.searches()[1]
-    counting_down = down.stepwise(keep)
+    counting_down = plan.down().stepwise(keep)
     met_down = 0
     try:
         for _ in range(steps):

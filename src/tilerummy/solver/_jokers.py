@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..legality import joker_readings
@@ -40,42 +40,37 @@ class JokerPlan:
 
 
 def joker_plans(before: Table, rack_counts: Sequence[int], rules: Rules) -> list[JokerPlan]:
+    """Every way to treat the table's jokers, keeping all of them first."""
     table_counts = counts_of(before.tiles())
     readings = joker_readings(before)
+    joker_counts = [sum(tile.is_joker for tile in meld.tiles) for meld in before.melds]
+    free = rules.joker_replacement is JokerReplacement.FREE
+    from_table = rules.joker_replacement is JokerReplacement.RACK_OR_TABLE
     jokers = len(readings[0])
-    joker_counts = [sum(1 for tile in meld.tiles if tile.is_joker) for meld in before.melds]
+    role_sets = [(False,) * jokers] if free else list(itertools.product((True, False), repeat=jokers))
     plans: list[JokerPlan] = []
     seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
-    if rules.joker_replacement is JokerReplacement.FREE:
-        role_sets: Iterable[tuple[bool, ...]] = [(False,) * jokers]
-    else:
-        role_sets = list(itertools.product((True, False), repeat=jokers))
     for reading in readings:
         for roles in role_sets:
-            free_mode = rules.joker_replacement is JokerReplacement.FREE
             kept = Counter(INDEX[tile] for tile, keep in zip(reading, roles, strict=True) if keep)
-            freed_meanings = Counter(INDEX[tile] for tile, keep in zip(reading, roles, strict=True) if not keep)
-            key = (tuple(sorted(kept.elements())), tuple(sorted(freed_meanings.elements())) if not free_mode else ())
+            freed = Counter(INDEX[tile] for tile, keep in zip(reading, roles, strict=True) if not keep)
+            key = (tuple(sorted(kept.elements())), () if free else tuple(sorted(freed.elements())))
             if key in seen:
                 continue
             seen.add(key)
-            forced: Counter[int] = Counter()
-            if not free_mode:
-                for face, count in freed_meanings.items():
-                    on_table = table_counts[face] if rules.joker_replacement is JokerReplacement.RACK_OR_TABLE else 0
-                    forced[face] = max(0, count - on_table)
+            forced = (
+                Counter()
+                if free
+                else +Counter({face: count - from_table * table_counts[face] for face, count in freed.items()})
+            )
             if any(rack_counts[face] < count for face, count in forced.items()):
                 continue
             must = list(table_counts)
-            must[JOKER_INDEX] = sum(freed_meanings.values())
-            for face, count in kept.items():
+            must[JOKER_INDEX] = freed.total()
+            for face, count in (kept + forced).items():
                 must[face] += count
-            for face, count in forced.items():
-                must[face] += count
-            by_set = _kept_by_set(joker_counts, reading, roles)
-            plans.append(JokerPlan(must, kept, sum(freed_meanings.values()), +forced, by_set))
-    # Keeping every joker where it is is the common case: search it first.
-    plans.sort(key=lambda plan: plan.freed)
+            plans.append(JokerPlan(must, kept, freed.total(), forced, _kept_by_set(joker_counts, reading, roles)))
+    plans.sort(key=lambda plan: plan.freed)  # keeping every joker is the common case
     return plans
 
 
@@ -87,12 +82,9 @@ def _kept_by_set(
     result: list[Counter[int] | None] = []
     position = 0
     for count in joker_counts:
-        if not count:
-            result.append(NO_FACES)
-            continue
         meanings, keeps = reading[position : position + count], roles[position : position + count]
         position += count
-        result.append(Counter(INDEX[tile] for tile in meanings) if all(keeps) else None)
+        result.append((Counter(INDEX[tile] for tile in meanings) if count else NO_FACES) if all(keeps) else None)
     return tuple(result)
 
 

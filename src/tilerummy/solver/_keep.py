@@ -1,15 +1,11 @@
 """The old sets a play may keep, and where keeping them lives in the layer
 search's states.
 
-A play keeps an old set when the set lies on the table after it as it was:
-the same kind and the same tiles in the same places (so a run's joker stands
-for the same tile, and a group's joker for a colour missing from the group).
-The layer search (:mod:`._layers`) decides, when the numbers reach an old
-set, whether to keep it (its tiles set aside, number by number) or break it
-up; :class:`KeepPlan` says where those decisions lie in a state and bounds
-the sets a play must still break up. Under ``rack`` and ``rack_or_table`` a
-kept set's jokers take the tiles they stand for from the jokers the play
-keeps; under ``free`` they are jokers like any other.
+A play keeps an old set when the set lies on the table after it as it was
+(so a run's joker stands for the same tile, and a group's for a colour the
+group lacks). :class:`KeepPlan` says where the layer search's decisions to
+keep or break up each set lie in a state, and bounds the sets a play must
+still break up.
 """
 
 from __future__ import annotations
@@ -22,7 +18,7 @@ from typing import NamedTuple
 
 from ..melds import WRAPPED_ONE, Meld, MeldKind
 from ..tiles import COLOURS, MAX_NUMBER, Tile
-from ._tables import KEEP_SHIFT, USED_SHIFT, StepSignature, jokers_used, windows
+from ._tables import KEEP_SHIFT, USED_SHIFT, Layer, StepSignature, jokers_used, windows
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +44,11 @@ def ways_to_keep(melds: Sequence[Meld], *, free: bool, kept_jokers: Counter[int]
             numbered: list[int] = []
             standing: list[int] = []
             for place, tile in enumerate(meld.tiles):
-                number = meld.number + place
-                face = colour * MAX_NUMBER + (0 if number == WRAPPED_ONE else number - 1)
+                face = colour * MAX_NUMBER + (meld.number + place - 1) % MAX_NUMBER  # the 1 after 13 is a 1
                 (standing if tile.is_joker else numbered).append(face)
             if free:
                 found.append(KeptSet(index, tuple(numbered), (), len(standing)))
-            elif _within(standing, kept_jokers):
+            elif not Counter(standing) - kept_jokers:
                 found.append(KeptSet(index, tuple(numbered + standing), tuple(standing), 0))
         else:
             offset = meld.number - 1
@@ -65,17 +60,10 @@ def ways_to_keep(melds: Sequence[Meld], *, free: bool, kept_jokers: Counter[int]
             else:
                 missing = [colour * MAX_NUMBER + offset for colour in range(len(COLOURS)) if colour not in present]
                 for chosen in itertools.combinations(missing, jokers):
-                    if _within(chosen, kept_jokers):
+                    if not Counter(chosen) - kept_jokers:
                         found.append(KeptSet(index, (*numbered, *chosen), chosen, 0))
         ways.append(found)
     return ways
-
-
-def _within(faces: Sequence[int], pool: Counter[int]) -> bool:
-    """Whether the pool holds every face listed (a face listed twice twice)."""
-    if not faces:
-        return True
-    return all(pool[face] >= faces.count(face) for face in faces)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,10 +74,6 @@ class Kept:
     kept: tuple[KeptSet, ...]
     melds: tuple[Meld, ...]
     score: int
-
-
-# Per state: its score, the state it came from and what was done.
-_Layer = dict[int, tuple[int, int, object]]
 
 
 class Combo(NamedTuple):
@@ -103,34 +87,20 @@ class Combo(NamedTuple):
 
 
 def mirrored_face(face: int) -> int:
-    """The face at the same place counting the numbers down (13 for 1)."""
+    """The face at the same place counting the numbers down (13 for 1); the joker stays."""
     colour, offset = divmod(face, MAX_NUMBER)
-    return colour * MAX_NUMBER + MAX_NUMBER - 1 - offset
+    return face if colour == len(COLOURS) else colour * MAX_NUMBER + MAX_NUMBER - 1 - offset
 
 
 def mirrored_counts(counts: Sequence[int]) -> list[int]:
     """Counts per face (the joker last) with the numbers counted down."""
-    numbered = len(COLOURS) * MAX_NUMBER
-    result = list(counts)
-    for face in range(numbered):
-        result[mirrored_face(face)] = counts[face]
-    return result
+    return [counts[mirrored_face(face)] for face in range(len(counts))]
 
 
-def mirrored_ways(ways: Sequence[Sequence[KeptSet]]) -> list[list[KeptSet]]:
-    """The ways to keep each set, with the numbers counted down."""
-    return [
-        [
-            KeptSet(
-                way.index,
-                tuple(mirrored_face(face) for face in way.faces),
-                tuple(mirrored_face(face) for face in way.joker_faces),
-                way.jokers,
-            )
-            for way in options
-        ]
-        for options in ways
-    ]
+def mirrored_way(way: KeptSet) -> KeptSet:
+    """A way to keep a set, with the numbers counted down."""
+    faces, joker_faces = tuple(map(mirrored_face, way.faces)), tuple(map(mirrored_face, way.joker_faces))
+    return KeptSet(way.index, faces, joker_faces, way.jokers)
 
 
 def mirrored_kept(found: Kept) -> Kept:
@@ -143,11 +113,7 @@ def mirrored_kept(found: Kept) -> Kept:
             melds.append(Meld(MeldKind.RUN, tiles[::-1], start, meld.colour))
         else:
             melds.append(Meld(MeldKind.GROUP, tiles, MAX_NUMBER + 1 - meld.number))
-    return Kept(tuple(mirrored_ways([found.kept])[0]), tuple(melds), found.score)
-
-
-#: A step no set that may be kept holds a tile around.
-_NOTHING_AROUND = (0, 0, 0, 0)
+    return Kept(tuple(map(mirrored_way, found.kept)), tuple(melds), found.score)
 
 
 class KeepPlan:
@@ -167,7 +133,9 @@ class KeepPlan:
         spans.sort()
         # Each set that can be kept: the number at which it is decided, and
         # the numbered tiles it holds (the same in every way to keep it).
-        self.sets = [(first, _numbered_faces(ways[index][0])) for first, _, index in spans]
+        self.sets = [
+            (first, Counter(ways[index][0].faces) - Counter(ways[index][0].joker_faces)) for first, _, index in spans
+        ]
         free_from: list[int] = []  # per bit, the first number at which it may serve again
         self.deciding: dict[int, list[list[tuple[int, KeptSet]]]] = {}
         self.clearing: dict[int, int] = {}
@@ -198,30 +166,21 @@ class KeepPlan:
             self.deciding.setdefault(first, []).append(options)
         # Per step: the bits of the ways holding its face and the faces of the
         # next two numbers in its colour, and all three together. The later
-        # colours' tiles at its number, which its choices look ahead to (can
-        # the tiles sent to the number's groups still make groups?), are
-        # counted as if no set holding them were kept: the check only prunes,
-        # and the options are then shared by more states, which is worth
-        # more.
-        self.around: list[tuple[int, int, int, int]] = [] if spans else [_NOTHING_AROUND] * (WRAPPED_ONE * 4)
+        # colours' tiles at its number (which its choices look ahead to) are
+        # counted as if no set holding them were kept: that only prunes less,
+        # and lets more states share their options.
+        self.around: list[tuple[int, int, int, int]] = [] if spans else [(0, 0, 0, 0)] * (WRAPPED_ONE * 4)
         for number in range(1, WRAPPED_ONE + 1 if spans else 1):
             for colour in range(len(COLOURS)):
                 here = _holding(decided_by, number, colour, number)
                 one = _holding(decided_by, number + 1, colour, number)
                 two = _holding(decided_by, number + 2, colour, number)
                 self.around.append((here, one, two, here | one | two))
-        self._used: dict[int, Counter[int]] = {0: Counter()}
         self._combos: dict[int, list[Combo]] = {}
         self._decisions: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
 
     def breaks_ahead(
-        self,
-        must: Sequence[int],
-        optional: Sequence[int],
-        weights: Sequence[int],
-        jokers: int,
-        slack: int,
-        wrap: bool,
+        self, must: Sequence[int], optional: Sequence[int], weights: Sequence[int], jokers: int, slack: int, wrap: bool
     ) -> list[int]:
         """For each number (0 to 13), at least how many of the sets decided
         after it the play must break up.
@@ -256,7 +215,7 @@ class KeepPlan:
         needing = [face for face in range(numbered) if sure[face] > 0 or optional[face]]
         breaks = [0] * (MAX_NUMBER + 1)
         last_first = max((first for first, _ in self.sets), default=0)
-        arriving: dict[int, list[dict[int, int]]] = {}
+        arriving: dict[int, list[Counter[int]]] = {}
         for first, faces in self.sets:
             arriving.setdefault(first, []).append(faces)
         for number in range(min(MAX_NUMBER, last_first - 1) + 1):
@@ -291,57 +250,39 @@ class KeepPlan:
         :meth:`combos`), those keeping more first."""
         lasting = base & self.lasting
         jokers = jokers_used(base)
-        cache_key = (number, lasting, jokers)
-        found = self._decisions.get(cache_key)
+        found = self._decisions.get((number, lasting, jokers))
         if found is None:
-            found = []
-            used = self.used(lasting) if self.lasting else None
-            for index, (chosen, bits, faces, taken) in enumerate(self.combos(number)):
-                if faces and used is not None and faces + used - self.kept_jokers:
-                    continue
-                if taken and jokers + taken > self.total_jokers:
-                    continue
-                found.append(((taken << USED_SHIFT) + bits, len(chosen), index))
+            # The faces of kept jokers that the kept sets whose bits stay took.
+            used = Counter(face for mask, faces in self.lasting_faces.items() if lasting & mask for face in faces)
+            found = [
+                ((taken << USED_SHIFT) + bits, len(chosen), index)
+                for index, (chosen, bits, faces, taken) in enumerate(self.combos(number))
+                if not (faces and faces + used - self.kept_jokers) and jokers + taken <= self.total_jokers
+            ]
             found.sort(key=lambda item: -item[1])
-            self._decisions[cache_key] = found
+            self._decisions[number, lasting, jokers] = found
         return found
 
     def combos(self, number: int) -> list[Combo]:
         """Each way to keep or break up the sets beginning at this number."""
-        cached = self._combos.get(number)
-        if cached is not None:
-            return cached
-        found: list[Combo] = []
-        self._combos[number] = found
-        for choice in itertools.product(*([None, *options] for options in self.deciding.get(number, []))):
-            chosen = [option for option in choice if option is not None]
-            standing = [face for _, way in chosen for face in way.joker_faces]
-            faces = Counter(standing) if standing else NO_FACES
-            found.append(
-                Combo(
-                    tuple(way for _, way in chosen),
-                    sum(mask for mask, _ in chosen),
-                    faces,
-                    sum(way.jokers for _, way in chosen),
-                )
-            )
-        return found
-
-    def used(self, bits: int) -> Counter[int]:
-        """The faces of kept jokers taken by the kept sets whose bits stay."""
-        found = self._used.get(bits)
+        found = self._combos.get(number)
         if found is None:
-            found = self._used[bits] = Counter()
-            for mask, faces in self.lasting_faces.items():
-                if bits & mask:
-                    found.update(faces)
+            found = self._combos[number] = []
+            for choice in itertools.product(*([None, *options] for options in self.deciding.get(number, []))):
+                chosen = [option for option in choice if option is not None]
+                standing = [face for _, way in chosen for face in way.joker_faces]
+                ways = tuple(way for _, way in chosen)
+                bits = sum(mask for mask, _ in chosen)
+                found.append(
+                    Combo(ways, bits, Counter(standing) if standing else NO_FACES, sum(w.jokers for w in ways))
+                )
         return found
 
-    def decide(self, step: _Layer, number: int, hope: int) -> _Layer:
+    def decide(self, step: Layer, number: int, hope: int) -> Layer:
         """Every state after deciding which sets beginning at this number are
         kept (the bits of sets already past are cleared, so states alike meet)."""
         clear = ~self.clearing.get(number, 0)
-        result: _Layer = {}
+        result: Layer = {}
         get = result.get
         # The decisions depend on the lasting bits and the jokers used only.
         depends = self.lasting | 15 << USED_SHIFT
@@ -360,16 +301,6 @@ class KeepPlan:
                 if previous is None or new_score > previous[0]:
                     result[new_key] = (new_score, key, index)
         return result
-
-
-def _numbered_faces(way: KeptSet) -> dict[int, int]:
-    """The numbered tiles a way to keep a set holds, by face, each with its count."""
-    found: dict[int, int] = {}
-    for face in way.faces:
-        found[face] = found.get(face, 0) + 1
-    for face in way.joker_faces:
-        found[face] = found.get(face, 0) - 1
-    return {face: count for face, count in found.items() if count > 0}
 
 
 def _holding(decided_by: Sequence[Sequence[tuple[int, int]]], at: int, colour: int, number: int) -> int:
@@ -392,16 +323,11 @@ NO_FACES: Counter[int] = Counter()
 def set_aside(signature: StepSignature, kept: int, around: tuple[int, int, int, int]) -> StepSignature:
     """The step with the tiles of the kept sets in ``kept`` (bits as in a
     state) set aside, at its number and at the next two in its colour."""
-    if not kept:
-        return signature
     here, one, two, _ = around
-    near = signature.around
     return signature._replace(
-        around=near._replace(
-            must=near.must - (kept & here).bit_count(),
-            next_one=near.next_one - (kept & one).bit_count(),
-            next_two=near.next_two - (kept & two).bit_count(),
-        )
+        must=signature.must - (kept & here).bit_count(),
+        next_one=signature.next_one - (kept & one).bit_count(),
+        next_two=signature.next_two - (kept & two).bit_count(),
     )
 
 

@@ -1,19 +1,10 @@
 """The layer search: the best way to lay tiles out in sets, number by number.
 
-Groups hold one number and runs one colour, so a table can be built number
-by number: at each number every colour's tiles continue the runs open in
-that colour, start new runs, or go to groups of that number. Between two
-numbers all that matters is, per colour, the open runs (their length so far,
-capped at 3, and whether they hold a numbered tile), how many jokers are
-used, and, with ``wrap``, how many 1s were kept back to follow a 13 (a state,
-see :mod:`._tables`). So the search is a walk through layers of states,
-keeping the best score per state, and is exact.
-
-The same walk finds the fewest changes: when the numbers reach an old set,
-it keeps the set (its tiles are set aside, number by number) or breaks it up
-(see :mod:`._keep`). A play then scores its rack weight times one more than
-the number of old sets, plus the sets it keeps; with no old sets to keep,
-that is the rack weight alone.
+Between two numbers only a little is remembered (a state, see :mod:`._tables`),
+so keeping the best score per state over the numbers is exact. The same walk
+keeps or breaks up old sets when it reaches them (see :mod:`._keep`): a play
+then scores its rack weight times one more than the number of old sets, plus
+the sets it keeps.
 """
 
 from __future__ import annotations
@@ -28,7 +19,8 @@ from ..tiles import COLOURS, JOKER, MAX_NUMBER, NUMBERED_TILES, Tile
 from ._keep import NO_FACES, KeepPlan, Kept, KeptSet, set_aside
 from ._search import JOKER_INDEX
 from ._tables import (
-    Around,
+    Choice,
+    Layer,
     Move,
     Pick,
     Run,
@@ -37,6 +29,7 @@ from ._tables import (
     StepSignature,
     group_split,
     jokers_used,
+    new_tuple,
     windows,
 )
 
@@ -59,32 +52,13 @@ class Problem:
     def total_jokers(self) -> int:
         return self.must_jokers + self.optional_jokers
 
-    @property
-    def joker_weight(self) -> int:
-        return self.weights[JOKER_INDEX]
-
-    @property
-    def top(self) -> int:
-        return WRAPPED_ONE if self.wrap else MAX_NUMBER
-
-
-# Per state: its score, the state it came from and what was done (a
-# colour's choice, or which sets were kept). Plain tuples: one is made for
-# every state of every step.
-Reached = tuple[int, int, object]
-Layer = dict[int, Reached]
-
 
 class LayerSearch:
     """The search for the play that places every must copy, scores at least
     ``score`` and keeps the most old sets, set up once and run for as many
-    kept sets as wanted.
-
-    ``ways`` lists, per old set, the ways to keep it (from
-    :func:`._keep.ways_to_keep`; none to search for the best score alone), and
-    ``kept_jokers`` counts the faces the jokers that keep their meaning stand
-    for (among ``must``; what kept sets' jokers may take).
-    """
+    kept sets as wanted. ``ways``: per old set, the ways to keep it (none to
+    search for the best score alone); ``kept_jokers``: the faces the jokers
+    that keep their meaning stand for, which kept sets' jokers may take."""
 
     def __init__(
         self,
@@ -103,7 +77,7 @@ class LayerSearch:
         self.must_jokers = problem.must_jokers
         optional = placeable(must, problem.optional, total_jokers, wrap)
         slack = sum(weight * count for weight, count in zip(weights, optional, strict=False)) - score
-        slack += problem.optional_jokers * problem.joker_weight
+        slack += problem.optional_jokers * weights[JOKER_INDEX]
         optional_jokers = problem.optional_jokers
         if not slack:
             # Only placing every rack tile that fits somewhere scores enough:
@@ -116,23 +90,24 @@ class LayerSearch:
         self.breaks = self.plan.breaks_ahead(must, optional, weights, total_jokers, slack, wrap)
         #: At least this many old sets are broken up by any play it finds.
         self.fewest_broken = len(ways) - len(self.plan.sets) + self.breaks[0]
-        self.joker_weight = problem.joker_weight * self.scale
-        self.top = problem.top
-        # The steps weigh rack copies as if there were no sets to keep (so
-        # searches share their choices); the gains are scaled as they are added.
+        self.joker_weight = weights[JOKER_INDEX] * self.scale
+        top = WRAPPED_ONE if wrap else MAX_NUMBER
+        # A rack copy weighs ``scale`` times its weight (searches alike but
+        # for that still share their choices, unweighed).
+        weights = [weight * self.scale for weight in weights]
         self.signatures = step_signatures(must, optional, weights, wrap, total_jokers)
-        still = remaining_scores(optional, weights, optional_jokers * problem.joker_weight, self.top)
-        self.still = [value * self.scale for value in still]
+        self.still = remaining_scores(optional, weights, optional_jokers * self.joker_weight, top)
         # Per step, the options for each pattern of kept sets around it.
         self.options: list[dict[int, StepOptions]] = [{} for _ in self.signatures]
-        # The steps in order, as (number, colour), colour -1 to decide which
-        # sets beginning at that number are kept; and the most each state
-        # could still add from there (before deciding, the sets beginning
-        # there may all be kept).
+        # The steps in order, as (number, colour), colour -1 to decide the
+        # sets beginning at that number; and the most each state could still
+        # add from there (before deciding, those sets may all be kept).
         self.steps: list[tuple[int, int]] = []
         self.hopes: list[int] = []
         plan = self.plan
-        for number in range(1, self.top + 1):
+        if not plan.sets:  # nothing to decide: a step hopes for the rack tiles still to come
+            self.steps, self.hopes = _COLOUR_STEPS[top], self.still
+        for number in range(1, top + 1 if plan.sets else 1):
             ahead = plan.undecided_after[number] - self.breaks[number] if number <= MAX_NUMBER else 0
             if number in plan.deciding or number in plan.clearing:
                 self.steps.append((number, -1))
@@ -178,38 +153,35 @@ class LayerSearch:
         kept = key & around[3]
         options = self.options[index].get(kept)
         if options is None:
-            signature = set_aside(self.signatures[index], kept, around)
+            signature = set_aside(self.signatures[index], kept, around) if kept else self.signatures[index]
             options = self.options[index][kept] = self.tables.options_for(signature)
         return options
 
     def depends_on(self, index: int) -> int:
         """The bits of a state its moves at this step depend on: its kept
-        sets around the step and its part (every kept pattern's options
-        share the part's mask)."""
+        sets around the step and its part (the same mask for every kept pattern)."""
         return self.plan.around[index][3] | self.options_for(index, 0).mask
 
-    def moves(self, index: int, key: int, *, closing: bool) -> list[Move]:
-        """A state's moves at this step (with the number's groups made,
-        ``closing``), shared with every step alike: their gains are to be
-        scaled as in this search (times ``scale``)."""
-        options = self.options[index].get(key & self.plan.around[index][3]) or self.options_for(index, key)
+    def moves(self, index: int, key: int) -> list[Move]:
+        """A state's moves at this step (after a number's last colour, with
+        its groups made), shared with every step alike."""
+        options = self.options_for(index, key)
         part = key & options.mask
-        return options.closing(part) if closing else options.moves(part)
+        return options.closing(part) if index % 4 == 3 else options.moves(part)
 
     def _colour_step(self, step: Layer, position: int, hope: int) -> Layer:
         """Every state after one colour's choice at one number (and, after
         the last colour, the number's groups made)."""
         number, colour = self.steps[position]
-        index, closing = (number - 1) * 4 + colour, colour == 3
+        index = (number - 1) * 4 + colour
+        options = self.options_for(index, 0)
+        depends = self.plan.around[index][3] | options.mask
         if self.plan.around[index][3]:
-            depends = self.depends_on(index)
-            table = {part: self.moves(index, part, closing=closing) for part in {key & depends for key in step}}
-        else:  # no kept set's tiles around: one set of options for every state
-            options = self.options_for(index, 0)
-            depends = options.mask
-            fetch = options.closing if closing else options.moves
+            table = {part: self.moves(index, part) for part in {key & depends for key in step}}
+        else:  # one set of options for every state
+            fetch = options.closing if colour == 3 else options.moves
             table = {part: fetch(part) for part in {key & depends for key in step}}
-        if all(len(found) == 1 and not found[0].delta and not found[0].gain for found in table.values()) and all(
+        if all(len(found) == 1 and not found[0][0] and not found[0][1] for found in table.values()) and all(
             score + hope > 0 for score, _, _ in step.values()
         ):
             # Every state's only choice leaves it as it is and gains nothing (a
@@ -217,13 +189,12 @@ class LayerSearch:
             return step
         result: Layer = {}
         get = result.get
-        scale = self.scale
         for key, (score, _, _) in step.items():
             if score + hope <= 0:
                 continue
             for delta, gain, pick in table[key & depends]:
                 new_key = key + delta
-                new_score = score + gain * scale
+                new_score = score + gain
                 previous = get(new_key)
                 if previous is None or new_score > previous[0]:
                     result[new_key] = (new_score, key, pick)
@@ -241,15 +212,10 @@ class LayerSearch:
         """The play a state past the last step stands for, from what was
         chosen at each step."""
         kept_sets: list[KeptSet] = []
-        layout: list[Pick | int] = []
+        layout: list[Pick] = []
         for (number, colour), pick in zip(self.steps, picks, strict=True):
             if colour < 0:
-                assert isinstance(pick, int)
-                kept_sets.extend(self.plan.combos(number)[pick].ways)
-            elif colour == 3:
-                choice, jokers = cast(tuple[Pick, int], pick)
-                layout.append(choice)
-                layout.append(jokers)
+                kept_sets.extend(self.plan.combos(number)[cast(int, pick)].ways)
             else:
                 layout.append(cast(Pick, pick))
         kept = tuple(sorted(kept_sets, key=lambda way: way.index))
@@ -258,18 +224,63 @@ class LayerSearch:
     def depth_first(self, keep: int, budget: list[int]) -> tuple[Kept | None, bool]:
         """Depth first, keeping sets before breaking them up: the play that
         keeps the most sets, at least ``keep``, found within as many states
-        as ``budget`` holds (which it lowers by those it visits, so searches
-        can share it), and whether the search went through (then no play
-        keeps more).
+        as ``budget`` holds (lowered by those visited, so searches can share
+        it), and whether the search went through (then no play keeps more).
+        Each state is tried once for each better score it is reached with."""
+        steps, hopes, plan, final = self.steps, self.hopes, self.plan, self.final
+        count = len(steps)
+        clearing = [~plan.clearing.get(number, 0) for number, _ in steps]
+        # Per step, what a state's moves depend on (found when the step is
+        # first reached), and by that the moves, best first.
+        depends: list[int | None] = [None] * count
+        ordered: list[dict[int, list[Move]]] = [{} for _ in steps]
+        gaining = self.still[0] > 0  # else no move gains: none to sort
+        seen: list[dict[int, int]] = [{} for _ in steps]
+        path: list[object] = []
+        best: list[object] | None = None
+        floor = self.score * self.scale + keep - 1
+        left = budget[0]
 
-        Each state is tried once for each better score it is reached with;
-        a play found raises the bar for the rest.
-        """
-        search = _DepthFirst(self, keep, budget[0])
-        search.visit(0, self.tables.no_runs, 0)
-        budget[0] = search.left
-        finished = search.left > 0
-        return (None if search.best is None else self.play(search.best, search.floor)), finished
+        def visit(position: int, key: int, score: int) -> None:
+            nonlocal best, floor, left
+            if position == count:
+                reached = final(key, score)
+                if reached is not None and reached > floor:
+                    floor, best = reached, list(path)
+                return
+            if score + hopes[position] <= floor or left <= 0:
+                return
+            here = seen[position]
+            if here.get(key, -1) >= score:
+                return
+            here[key] = score
+            left -= 1
+            number, colour = steps[position]
+            if colour < 0:
+                base = key & clearing[position]
+                for added, gained, index in plan.decisions(base, number):
+                    path.append(index)
+                    visit(position + 1, base + added, score + gained)
+                    path.pop()
+                return
+            index = (number - 1) * 4 + colour
+            mask = depends[position]
+            if mask is None:
+                mask = depends[position] = self.depends_on(index)
+            moves = ordered[position].get(key & mask)
+            if moves is None:
+                moves = self.moves(index, key)
+                if gaining:
+                    moves = sorted(moves, key=lambda move: -move[1])
+                ordered[position][key & mask] = moves
+            for delta, gain, pick in moves:
+                path.append(pick)
+                visit(position + 1, key + delta, score + gain)
+                path.pop()
+
+        visit(0, self.tables.no_runs, 0)
+        budget[0] = left
+        return (None if best is None else self.play(best, floor)), left > 0
 
     def _best(self, first: Layer, history: list[Layer], floor: int) -> Kept | None:
         """The best state past the last step, if it scores more than
@@ -286,17 +297,21 @@ class LayerSearch:
         picks: list[object] = []
         key = best_key
         for position in range(len(history) - 1, -1, -1):
-            before = history[position - 1] if position else first
             number, colour = self.steps[position]
-            pick: object
-            if history[position] is before:
+            if history[position] is (history[position - 1] if position else first):
                 # A step that changed nothing: the state made its only choice.
-                pick = self.moves((number - 1) * 4 + colour, key, closing=colour == 3)[0].pick
+                picks.append(self.moves((number - 1) * 4 + colour, key)[0][2])
             else:
                 _, key, pick = history[position][key]
-            picks.append(pick)
+                picks.append(pick)
         picks.reverse()
         return self.play(picks, best_score)
+
+
+#: The steps of a search without sets to keep, as (number, colour), by the top number.
+_COLOUR_STEPS = {
+    top: [(number, colour) for number in range(1, top + 1) for colour in range(4)] for top in (MAX_NUMBER, WRAPPED_ONE)
+}
 
 
 def run_out(search: Generator[int, None, Kept | None]) -> Kept | None:
@@ -307,74 +322,6 @@ def run_out(search: Generator[int, None, Kept | None]) -> Kept | None:
         except StopIteration as finished:
             result: Kept | None = finished.value
             return result
-
-
-class _DepthFirst:
-    """One depth-first search of a :class:`LayerSearch` (see its
-    :meth:`~LayerSearch.depth_first`): what it works out once and what it
-    has found so far."""
-
-    def __init__(self, search: LayerSearch, keep: int, budget: int) -> None:
-        plan, steps = search.plan, search.steps
-        self.search = search
-        self.plan = plan
-        self.steps = steps
-        self.hopes = search.hopes
-        self.count = len(steps)
-        # Per step: its decisions' clearing, and where its options are.
-        self.clearing = [~plan.clearing.get(number, 0) for number, _ in steps]
-        self.indexes = [(number - 1) * 4 + colour for number, colour in steps]
-        # What a state's moves depend on at each step (found when the step is
-        # first reached), and per step the moves, best first, by that.
-        self.depends: list[int | None] = [None] * len(steps)
-        self.ordered: list[dict[int, list[Move]]] = [{} for _ in steps]
-        self.scale = search.scale
-        # Without optional copies no move gains anything: none to sort.
-        self.gaining = search.still[0] > 0
-        self.seen: list[dict[int, int]] = [{} for _ in steps]
-        self.path: list[object] = []
-        self.best: list[object] | None = None
-        self.floor = search.score * search.scale + keep - 1
-        self.left = budget
-
-    def visit(self, position: int, key: int, score: int) -> None:
-        if position == self.count:
-            final = self.search.final(key, score)
-            if final is not None and final > self.floor:
-                self.floor, self.best = final, list(self.path)
-            return
-        if score + self.hopes[position] <= self.floor or self.left <= 0:
-            return
-        here = self.seen[position]
-        if here.get(key, -1) >= score:
-            return
-        here[key] = score
-        self.left -= 1
-        number, colour = self.steps[position]
-        path = self.path
-        if colour < 0:
-            base = key & self.clearing[position]
-            for added, gained, index in self.plan.decisions(base, number):
-                path.append(index)
-                self.visit(position + 1, base + added, score + gained)
-                path.pop()
-            return
-        by_state = self.ordered[position]
-        mask = self.depends[position]
-        if mask is None:
-            mask = self.depends[position] = self.search.depends_on(self.indexes[position])
-        depends = key & mask
-        moves = by_state.get(depends)
-        if moves is None:
-            moves = self.search.moves(self.indexes[position], key, closing=colour == 3)
-            if self.gaining:
-                moves = sorted(moves, key=lambda move: -move.gain)
-            by_state[depends] = moves
-        scale = self.scale
-        for delta, gain, pick in moves:
-            path.append(pick)
-            self.visit(position + 1, key + delta, score + gain * scale)
-            path.pop()
 
 
 def step_signatures(
@@ -392,10 +339,8 @@ def step_signatures(
         held.append([*row, 0, 0])
     reach = total_jokers + 1  # a run of jokers alone reaches no farther than the jokers
     ahead = []
-    for colour in range(4):
-        row = held[colour]
-        distances = [reach] * (top + 1)
-        following = 0
+    for row in held:
+        distances, following = [reach] * (top + 1), 0
         for number in range(top, 0, -1):
             if following:
                 distances[number] = min(following - number, reach)
@@ -408,7 +353,9 @@ def step_signatures(
         capped = [min(3, held[colour][number]) for colour in range(4)]
         for colour in range(4):
             face = colour * MAX_NUMBER + (0 if wrapped else number - 1)
-            around = (
+            later = () if wrapped else tuple(sorted(capped[colour + 1 :]))
+            signature = (
+                colour,
                 wrap and number == 1,
                 number == top,
                 wrapped,
@@ -417,16 +364,12 @@ def step_signatures(
                 ahead[colour][number],
                 held[colour][number + 1],
                 held[colour][number + 2],
+                weights[face],
+                total_jokers,
+                later,
             )
-            later = () if wrapped else tuple(sorted(capped[colour + 1 :]))
-            # Made as tuples are (a named tuple's own constructor is slower, and
-            # every search makes one per step).
-            signature = (colour, _new_tuple(Around, around), weights[face], total_jokers, later)
-            found.append(_new_tuple(StepSignature, signature))
+            found.append(new_tuple(StepSignature, signature))
     return found
-
-
-_new_tuple = tuple.__new__
 
 
 def remaining_scores(optional: Sequence[int], weights: Sequence[int], jokers: int, top: int) -> list[int]:
@@ -449,32 +392,28 @@ def placeable(must: Sequence[int], optional: Sequence[int], jokers: int, wrap: b
     which the search need not try."""
     if jokers >= 2:
         return list(optional)  # any tile makes a set with two jokers
-    held = [must[face] + optional[face] for face in range(len(must))]
+    lacking = [not (held + extra) for held, extra in zip(must, optional, strict=True)]
     top = WRAPPED_ONE if wrap else MAX_NUMBER
     return [
         count
         if not count
         or face == JOKER_INDEX
-        or any(sum(not held[other] for other in window) <= jokers for window in windows(face, top))
+        or any(lacking[one] + lacking[two] <= jokers for one, two in windows(face, top))
         else 0
         for face, count in enumerate(optional)
     ]
 
 
-def lay_out_path(path: Sequence[Pick | int]) -> tuple[Meld, ...]:
-    """The sets a path makes: per number, each colour's (choice, 1s kept)
-    then the jokers put in groups."""
+def lay_out_path(path: Sequence[Pick]) -> tuple[Meld, ...]:
+    """The sets a path makes: per number, each colour's choice, the last
+    with the jokers put in groups."""
     melds: list[Meld] = []
     open_runs: list[list[tuple[Run, list[Tile], int]]] = [[] for _ in COLOURS]
-    per_number = 5  # four colour steps, then the groups
-    for index in range(0, len(path), per_number):
-        number = index // per_number + 1
-        counts = []
-        for colour in range(4):
-            entry = path[index + colour]
-            assert isinstance(entry, Pick)
-            choice = entry.choice
-            counts.append(choice.to_groups)
+    for index in range(0, len(path), 4):
+        number = index // 4 + 1
+        last, group_jokers = cast(tuple[Choice, int], path[index + 3])
+        choices = [*cast(list[Choice], path[index : index + 3]), last]
+        for colour, choice in enumerate(choices):
             tile = NUMBERED_TILES[colour * MAX_NUMBER + (0 if number == WRAPPED_ONE else number - 1)]
             still_open: list[tuple[Run, list[Tile], int]] = []
             pending = list(open_runs[colour])
@@ -489,9 +428,7 @@ def lay_out_path(path: Sequence[Pick | int]) -> tuple[Meld, ...]:
             for run in choice.started:
                 still_open.append((run, [tile if run.real else JOKER], number))
             open_runs[colour] = still_open
-        group_jokers = path[index + 4]
-        assert isinstance(group_jokers, int)
-        split = group_split((counts[0], counts[1], counts[2], counts[3]), group_jokers)
+        split = group_split(tuple(choice.to_groups for choice in choices), group_jokers)
         assert split is not None
         for group in split:
             numbered = tuple(NUMBERED_TILES[colour * MAX_NUMBER + number - 1] for colour in group if colour >= 0)

@@ -14,16 +14,12 @@ from ._describe import changed_sets
 from ._search import FACE_COUNT, INDEX, JOKER_INDEX, search
 
 
-def initial_meld(before: Table, rack: list[int], weights: list[int], rules: Rules) -> Table | None:
-    """The best initial meld: new sets from the rack worth the threshold and,
-    with ``initial_meld_lay_off``, rack tiles added to the sets on the table."""
+def initial_meld(before: Table, rack: list[int], weights: list[int], rules: Rules) -> tuple[int, Table] | None:
+    """The best initial meld with ``initial_meld_lay_off`` and its score: new
+    sets from the rack worth the threshold, and rack tiles added to the
+    sets on the table."""
     threshold = max(rules.meld_threshold, 1)
     zeros = [0] * FACE_COUNT
-    if not rules.initial_meld_lay_off or not before.melds:
-        found = search(zeros, rack, weights, wrap=rules.wrap, min_meld_value=threshold)
-        if found is None or not found.melds:
-            return None
-        return Table(before.melds + found.melds)
     options = [lay_offs(meld, rack, rules) for meld in before.melds]
     # The best score, then the fewest sets extended (the only change a lay-off
     # makes); the set as it was is each set's first option.
@@ -57,7 +53,7 @@ def initial_meld(before: Table, rack: list[int], weights: list[int], rules: Rule
                 left[face] += count
 
     visit(0, [], 0, 0)
-    return best
+    return None if best is None else (best_score, best)
 
 
 def lay_offs(meld: Meld, rack: Sequence[int], rules: Rules) -> list[tuple[Meld, Counter[int]]]:

@@ -1,12 +1,7 @@
-"""Exact search for the best collection of disjoint sets over tile counts.
-
-Tiles are counted per face (52 numbered faces, then the joker). Some copies
-*must* be placed (tiles already on the table), others *may* be (rack tiles),
-and each optional copy placed earns a weight (the objective). The search
-covers faces in a fixed order: the lowest face still held is either put in a
-set whose lowest numbered face it is, or, if no copy of it must be placed,
-left on the rack. Branch and bound with a memo of explored states keeps it
-exact and fast on game positions.
+"""Tiles counted per face, and the search for initial melds: the lowest
+face still held goes into a set whose lowest numbered face it is, or, if no
+copy of it must be placed, stays on the rack (branch and bound, with a memo
+of the states explored).
 """
 
 from __future__ import annotations
@@ -116,12 +111,9 @@ def search(
 ) -> Found | None:
     """The disjoint sets placing every must copy, some optional copies, with
     the highest total weight of optional copies placed; None if the must
-    copies cannot all be placed.
-
-    ``min_meld_value``: the sets together must be worth at least this (an
-    initial meld). ``meld_value_weight``: each point of the sets' value also
-    scores this much. ``good_enough``: stop at the first solution scoring that.
-    ``floor``: only solutions scoring more than this are of interest.
+    copies cannot all be placed. ``min_meld_value``: what the sets must be
+    worth together; ``meld_value_weight``: what each point of their value
+    scores too; ``good_enough``: a score to stop at; ``floor``: a score to beat.
     """
     must = list(must)
     optional = list(optional)

@@ -1,12 +1,7 @@
-"""``solve``: the best play for a rack and a table, under the rules.
+"""``solve`` and ``candidates``: the best plays for a rack and a table.
 
-The table's jokers are the hard part. Under ``rack`` (and ``rack_or_table``)
-each joker on the table either keeps what it stands for (then it behaves
-like that tile, which must stay on the table) or is freed (then it is a joker
-that must go somewhere on the table, and the tile it stood for must come from
-the rack, or be on the table). Every combination of those roles is searched,
-best first, and the best legal play wins. Every answer is checked with the
-engine's own rules before it is returned.
+Each way to treat the table's jokers is searched (see :mod:`._jokers`), and
+every answer is checked with the engine's own rules before it is returned.
 """
 
 from __future__ import annotations
@@ -31,7 +26,7 @@ from ._fewest import PART_BUDGET, WHOLE_RACK_BUDGET, Found, Setup, least_changed
 from ._jokers import JokersAlone, arrange, joker_plans
 from ._layers import LayerSearch, Problem, placeable
 from ._opening import initial_meld
-from ._search import FACE_COUNT, FACES, INDEX, JOKER_INDEX, counts_of, search
+from ._search import FACE_COUNT, FACES, JOKER_INDEX, counts_of, search
 from ._tables import tables_for
 
 Objective = Literal["tiles", "value"]
@@ -41,23 +36,19 @@ _Result = TypeVar("_Result")
 
 
 def _without_cycle_collector(function: Callable[_Params, _Result]) -> Callable[_Params, _Result]:
-    """Run the function with Python's cycle collector paused.
-
-    The searches make many small tuples and dicts, none of them in a cycle;
-    meanwhile the collector would keep going over them and over everything
-    else the program holds, for nothing. Reference counting frees them as
-    before, and the collector is back on, if it was on, once the function
-    returns."""
+    """Run the function with Python's cycle collector paused: the searches
+    make many small objects, none in a cycle, which it would keep going over
+    (with everything else the program holds) for nothing."""
 
     @functools.wraps(function)
     def paused(*args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
-        if not gc.isenabled():
-            return function(*args, **kwargs)
+        enabled = gc.isenabled()
         gc.disable()
         try:
             return function(*args, **kwargs)
         finally:
-            gc.enable()
+            if enabled:
+                gc.enable()
 
     return paused
 
@@ -159,47 +150,22 @@ def candidates(
         raise TilerummyError(f"k={k}: ask for at least one play")
     rules, rack_tiles, before = _read_position(rack, table, rules, objective)
     if not initial_meld_done and rules.initial_meld_lay_off and before.melds:
-        best = solve(
-            rack_tiles,
-            before,
-            rules=rules,
-            initial_meld_done=False,
-            objective=objective,
-            fewest_changes=fewest_changes,
-        )
+        best = solve(rack_tiles, before, rules=rules, initial_meld_done=False, objective=objective)
         return [] if best is None else [best]
     weights = _weights(rules, objective)
     rack_counts = counts_of(Counter(rack_tiles))
-    # Each entry: minus the box's bound (its best score when found, else at
-    # most its parent's), the order pushed, the box, and its best play once found.
-    queue: list[tuple[int, int, list[int], list[int], Found | None]] = []
+    queue: list[_Box] = []
     order = itertools.count()
-    heapq.heappush(
-        queue,
-        (
-            -sum(w * c for w, c in zip(weights, rack_counts, strict=True)),
-            next(order),
-            [0] * FACE_COUNT,
-            list(rack_counts),
-            None,
-        ),
-    )
+    _push_box(queue, order, [0] * FACE_COUNT, list(rack_counts), weights, floor=-1)
     plays: list[Solution] = []
     while queue and len(plays) < k:
         bound, _, low, high, after = heapq.heappop(queue)
         if after is None:
             # Worth searching only for a play better than the plays already
             # found in other boxes that are enough to fill the list.
-            found = best_in_box(
-                before,
-                low,
-                high,
-                weights,
-                rules,
-                melded=initial_meld_done,
-                floor=_enough(queue, k - len(plays)),
-                whole_rack_budget=PART_BUDGET if plays else None,
-            )
+            floor = _enough(queue, k - len(plays))
+            budget = PART_BUDGET if plays else None
+            found = best_in_box(before, low, high, weights, rules, melded=initial_meld_done, floor=floor, budget=budget)
             if found is not None:
                 heapq.heappush(queue, (-found.score, next(order), low, high, found))
             continue
@@ -223,18 +189,22 @@ def candidates(
                 continue
             # The parts without this play, each searched when it comes first.
             if used[face] > low[face]:
-                _push_box(
-                    queue, order, bound, low.copy(), [*high[:face], used[face] - 1, *high[face + 1 :]], weights, floor
-                )
+                fewer = [*high[:face], used[face] - 1, *high[face + 1 :]]
+                _push_box(queue, order, low.copy(), fewer, weights, floor, bound)
             if used[face] < high[face]:
-                _push_box(
-                    queue, order, bound, [*low[:face], used[face] + 1, *low[face + 1 :]], high.copy(), weights, floor
-                )
+                more = [*low[:face], used[face] + 1, *low[face + 1 :]]
+                _push_box(queue, order, more, high.copy(), weights, floor, bound)
             low[face] = high[face] = used[face]
     return plays
 
 
-def _enough(queue: list[tuple[int, int, list[int], list[int], Found | None]], wanted: int) -> int:
+#: A part of the plays to search: minus its bound (its best score once
+#: found, else at most its parent's), the order it was queued in, the copies
+#: of each rack face its plays use at least and at most, its best play once found.
+_Box = tuple[int, int, list[int], list[int], Found | None]
+
+
+def _enough(queue: list[_Box], wanted: int) -> int:
     """The score the ``wanted``-th best play found in the queue's boxes
     reaches (0 if fewer are found): a box needs a better play to matter."""
     if wanted <= 0:
@@ -244,18 +214,18 @@ def _enough(queue: list[tuple[int, int, list[int], list[int], Found | None]], wa
 
 
 def _push_box(
-    queue: list[tuple[int, int, list[int], list[int], Found | None]],
+    queue: list[_Box],
     order: Iterator[int],
-    bound: int,
     low: list[int],
     high: list[int],
     weights: Sequence[int],
     floor: int,
+    bound: int | None = None,
 ) -> None:
-    """Queue a box to search, bounded by its parent's best and by placing
-    every tile it allows; dropped if that cannot beat ``floor``."""
+    """Queue a box to search, bounded by its parent's best (``bound``) and by
+    placing every tile it allows; dropped if that cannot beat ``floor``."""
     everything = sum(w * c for w, c in zip(weights, high, strict=True))
-    bound = max(bound, -everything)
+    bound = -everything if bound is None else max(bound, -everything)
     if -bound > floor:
         heapq.heappush(queue, (bound, next(order), low, high, None))
 
@@ -269,25 +239,21 @@ def best_in_box(
     *,
     melded: bool,
     floor: int = 0,
-    whole_rack_budget: int | None = None,
+    budget: int | None = None,
 ) -> Found | None:
     """The best play using between ``low`` and ``high`` copies of each rack
     face (jokers included), with its score; None if no such play places a
-    tile or scores more than ``floor``. ``whole_rack_budget``: how long to
-    look for a play using ``high`` in full before searching properly (at
-    most the module's budget). The play keeps the old sets it makes again;
+    tile or scores more than ``floor``. ``budget``: how many states a quick
+    search for a play using ``high`` in full may visit before the full
+    search (the module's budget by default). The play keeps the old sets it makes again;
     :func:`._fewest.least_changed` then finds the fewest changes."""
     constant = sum(weights[face] * low[face] for face in range(FACE_COUNT))
     if not melded:
         if rules.initial_meld_lay_off and before.melds:
             if any(low):
                 raise TilerummyError("bounded initial melds with lay-off are not supported")
-            after = initial_meld(before, list(high), list(weights), rules)
-            if after is None:
-                return None
-            placed = after.tiles() - before.tiles()
-            score = sum(weights[INDEX[tile]] * count for tile, count in placed.items())
-            return Found(score, after) if score > floor else None
+            opening = initial_meld(before, list(high), list(weights), rules)
+            return None if opening is None or opening[0] <= floor else Found(*opening)
         optional = [high[face] - low[face] for face in range(FACE_COUNT)]
         threshold = max(rules.meld_threshold, 1)
         found = search(
@@ -303,6 +269,7 @@ def best_in_box(
         return None
     tables = tables_for(rules)
     setups = []
+    reachable = []  # per setup, the rack tiles it may place at most: those that fit in some set
     for plan in joker_plans(before, high, rules):
         from_rack = [max(low[face], plan.forced[face]) for face in range(FACE_COUNT)]
         from_rack[JOKER_INDEX] = low[JOKER_INDEX]
@@ -314,18 +281,15 @@ def best_in_box(
         optional[JOKER_INDEX] = 0
         jokers = (plan.freed + low[JOKER_INDEX], high[JOKER_INDEX] - low[JOKER_INDEX])
         setups.append(Setup(plan, from_rack, Problem(must, optional, weights, *jokers, rules.wrap)))
+        reachable.append(placeable(must, optional, sum(jokers), rules.wrap))
     # Often the whole rack can be placed: a quick depth-first search finds
     # such a play, which nothing beats, without the full search.
-    budget = [WHOLE_RACK_BUDGET if whole_rack_budget is None else min(whole_rack_budget, WHOLE_RACK_BUDGET)]
-    fitting = [
-        placeable(setup.problem.must, setup.problem.optional, setup.problem.total_jokers, rules.wrap)
-        == setup.problem.optional
-        for setup in setups
-    ]
+    left = [WHOLE_RACK_BUDGET if budget is None else budget]
+    fitting = [tiles == setup.problem.optional for tiles, setup in zip(reachable, setups, strict=True)]
     for number, (setup, fits) in enumerate(zip(setups, fitting, strict=True)):
         if not fits:
             continue  # a rack tile fits in no set at all
-        layout, _ = placing_all(setup, tables).depth_first(0, budget)
+        layout, _ = placing_all(setup, tables).depth_first(0, left)
         if layout is not None:
             try:
                 table = arrange(before, layout.melds, setup.plan)
@@ -335,7 +299,7 @@ def best_in_box(
             # not searched yet, and those whose search gave up.
             rivals = tuple(itertools.compress(setups, fitting))
             return Found(everything, table, rivals, tuple(high), setup)
-        if budget[0] > 0:
+        if left[0] > 0:
             fitting[number] = False  # searched through: it cannot
     # Per setup, the most it can score as far as the searches tell: those
     # that cannot reach the best need no search for fewer changes.
@@ -348,8 +312,7 @@ def best_in_box(
         # At most every rack tile that fits in some set: a plan that cannot
         # beat the best so far even so is not searched.
         if best_score:
-            reachable = placeable(problem.must, problem.optional, problem.total_jokers, rules.wrap)
-            hope = sum(weight * count for weight, count in zip(weights, reachable, strict=True))
+            hope = sum(weight * count for weight, count in zip(weights, reachable[number], strict=True))
             hope += fixed + (high[JOKER_INDEX] - low[JOKER_INDEX]) * weights[JOKER_INDEX]
             if hope <= best_score:
                 bounds[number] = hope

@@ -1,11 +1,8 @@
 """What the layer searches share: the states, each colour's choices at a
 number, and the tables of them that one rule set's searches build up.
 
-A state is one int: each colour's open runs (by name), the jokers used, how
-many colours sent one, two or three tiles to this number's groups, and (with
-wrap) the 1s each colour kept back to follow a 13; the fewest-changes search
-adds its bits for kept sets above those. Every choice then moves a state by a
-fixed amount, so a step is additions and dictionary look-ups.
+A state is one int (its fields below), so that every choice moves a state by
+a fixed amount and a step is additions and dictionary look-ups.
 """
 
 from __future__ import annotations
@@ -58,7 +55,6 @@ def jokers_used(key: int) -> int:
 class Choice:
     """What one colour does at one number."""
 
-    runs_after: ColourRuns
     to_groups: int  # numbered tiles sent to the groups of this number
     optional_used: int  # rack copies placed
     jokers: int  # jokers used in runs
@@ -66,34 +62,27 @@ class Choice:
     started: tuple[Run, ...]  # new runs (started with a numbered tile when run.real)
     short: int  # runs left open with fewer than three tiles
     single: int  # runs left open with one tile
-    after_id: int  # the name of runs_after
+    after_id: int  # the name of the runs open after it
 
 
-class Pick(NamedTuple):
-    """A colour's choice at a number and the 1s it keeps back (with wrap)."""
+#: Per state: its score, the state it came from and what was done (a
+#: colour's pick, or which sets were kept), as plain tuples.
+Layer = dict[int, tuple[int, int, object]]
 
-    choice: Choice
-    keep: int
+#: Makes a named tuple as a plain tuple is made (its own constructor is slower).
+new_tuple = tuple.__new__
 
-
-class Move(NamedTuple):
-    """A choice as a step makes it: what it adds to a state, the score it
-    gains, and the choice (after a number's last colour, with the jokers put
-    in that number's groups)."""
-
-    delta: int
-    gain: int
-    pick: Pick | tuple[Pick, int]
+#: What a step did: a colour's choice, with after a number's last colour the
+#: jokers put in that number's groups.
+Pick = Choice | tuple[Choice, int]
+#: A choice as a step makes it: what it adds to a state, the score it gains
+#: and the pick (plain tuples: searches make and unpack them by the thousand).
+Move = tuple[int, int, Pick]
 
 
-class Option(NamedTuple):
-    """A choice with the 1s it keeps back, the rack copies it places (not yet
-    weighed) and the jokers it uses in runs."""
-
-    choice: Choice
-    keep: int
-    units: int
-    jokers: int
+#: A choice with the 1s it keeps back, the rack copies it places (not yet
+#: weighed) and the jokers it uses in runs.
+Option = tuple[Choice, int, int, int]
 
 
 class Around(NamedTuple):
@@ -111,14 +100,22 @@ class Around(NamedTuple):
 
 
 class StepSignature(NamedTuple):
-    """One colour at one number, as far as its choices go. Groups take any
-    colour alike, so ``later`` (what the later colours hold at this number,
-    capped at three, in increasing order) lets steps that differ only in
-    which later colour holds what share their choices."""
+    """One colour at one number, as far as its choices go: its colour, what
+    is :class:`Around` it (the fields between), the weight of a rack copy,
+    the jokers, and what the later colours hold at this number (capped at
+    three, in increasing order: groups take any colour alike, so steps that
+    differ only in which later colour holds what share their choices)."""
 
     colour: int
-    around: Around
-    weight: int  # of a rack copy of this tile
+    first: bool
+    last: bool
+    wrapped: bool
+    must: int
+    optional: int
+    ahead: int
+    next_one: int
+    next_two: int
+    weight: int
     total_jokers: int
     later: tuple[int, ...]
 
@@ -132,28 +129,15 @@ class StepOptions:
 
     def __init__(self, tables: SolverTables, signature: StepSignature) -> None:
         self.tables = tables
-        self.colour = signature.colour
-        self.around = signature.around
-        self.weight = signature.weight
-        self.total_jokers = signature.total_jokers
-        self.later = signature.later
+        self.colour, self.weight, self.total_jokers, self.later = signature[0], *signature[9:]
+        self.around = new_tuple(Around, signature[1:9])
         self.packed: dict[int, list[Move]] = {}
         self.closed: dict[int, list[Move]] = {}
-        self.fitting: dict[int, bool] = {}
         # The moves with placed copies not yet weighed, shared by steps alike but for the weight.
-        self.unweighed = tables.unweighed_moves(signature._replace(weight=0))
+        self.unweighed = tables.unweighed_moves(new_tuple(StepSignature, (*signature[:9], 0, *signature[10:])))
         self.mask = RUN_MASK << self.colour * RUN_BITS | 15 << USED_SHIFT | HIST_MASK << HIST_SHIFT
         if self.around.wrapped:
             self.mask |= 3 << (KEPT_SHIFT + 2 * self.colour)
-
-    def fits(self, hist: int, jokers_left: int) -> bool:
-        """Whether tiles sent to this number's groups (counted as in a state)
-        can still make groups with the later colours' tiles and the jokers left."""
-        key = hist << 4 | jokers_left
-        found = self.fitting.get(key)
-        if found is None:
-            found = self.fitting[key] = completable(hist, self.later, jokers_left)
-        return found
 
     def moves(self, part: int) -> list[Move]:
         """The moves of a state whose colour runs, jokers used and 1s kept
@@ -164,7 +148,7 @@ class StepOptions:
             if unweighed is None:
                 unweighed = self.unweighed[part] = self._moves(part)
             weight = self.weight
-            found = self.packed[part] = [Move(delta, units * weight, pick) for delta, units, pick in unweighed]
+            found = self.packed[part] = [(delta, units * weight, pick) for delta, units, pick in unweighed]
         return found
 
     def closing(self, part: int) -> list[Move]:
@@ -180,7 +164,7 @@ class StepOptions:
                 hist = after >> HIST_SHIFT & HIST_MASK
                 for jokers in group_jokers(hist, self.total_jokers - jokers_used(after)):
                     found.append(
-                        Move(delta - (hist << HIST_SHIFT) + (jokers << USED_SHIFT), gain, (cast(Pick, pick), jokers))
+                        (delta - (hist << HIST_SHIFT) + (jokers << USED_SHIFT), gain, (cast(Choice, pick), jokers))
                     )
             self.closed[part] = found
         return found
@@ -193,22 +177,22 @@ class StepOptions:
         wrapped = self.around.wrapped
         kept = part >> kept_shift & 3 if wrapped else 0
         hist = part >> HIST_SHIFT & HIST_MASK
-        found = []
+        found: list[Move] = []
         for choice, keep, units, jokers in self.tables.choices(self.around, runs_id, self.total_jokers - used, kept):
             delta = (choice.after_id - runs_id) << colour * RUN_BITS
             delta += jokers << USED_SHIFT
             if choice.to_groups:
                 grown = 1 << 3 * (choice.to_groups - 1)
-                if not self.fits(hist + grown, self.total_jokers - used - jokers):
+                if not completable(hist + grown, self.later, self.total_jokers - used - jokers):
                     continue
                 delta += grown << HIST_SHIFT
-            elif hist and not self.fits(hist, self.total_jokers - used - jokers):
+            elif hist and not completable(hist, self.later, self.total_jokers - used - jokers):
                 continue
             if wrapped:
                 delta -= kept << kept_shift  # the kept 1s are placed now
             elif keep:
                 delta += keep << kept_shift
-            found.append(Move(delta, units, Pick(choice, keep)))
+            found.append((delta, units, choice))
         return found
 
 
@@ -223,17 +207,13 @@ class SolverTables:
         self.runs: list[ColourRuns] = []
         #: Per name: whether every run so named is complete (may end here).
         self.closed: list[bool] = []
-        self.options_for: Callable[[StepSignature], StepOptions] = functools.lru_cache(maxsize=12_000)(
-            functools.partial(StepOptions, self)
+        self.options_for = functools.lru_cache(12_000)(functools.partial(StepOptions, self))
+        self.unweighed_moves: Callable[[StepSignature], dict[int, list[Move]]] = functools.lru_cache(12_000)(
+            lambda _: {}
         )
-        self.unweighed_moves: Callable[[StepSignature], dict[int, list[Move]]] = functools.lru_cache(maxsize=12_000)(
-            _new_moves
-        )
-        self.choices: Callable[[Around, int, int, int], list[Option]] = functools.lru_cache(maxsize=100_000)(
-            self._choices
-        )
-        self._colour_choices = functools.lru_cache(maxsize=100_000)(self._colour_choices_uncached)
-        self.dominates: Callable[[int, int], bool] = functools.lru_cache(maxsize=100_000)(self._dominates)
+        self.choices = functools.lru_cache(100_000)(self._choices)
+        self._colour_choices = functools.lru_cache(100_000)(self._colour_choices_uncached)
+        self.dominates = functools.lru_cache(100_000)(self._dominates)
         self.no_runs = sum(self.name(()) << colour * RUN_BITS for colour in range(4))
 
     def name(self, runs: ColourRuns) -> int:
@@ -267,7 +247,7 @@ class SolverTables:
             # Only the 1s kept back may follow a 13, each ending a run.
             for choice in self._colour_choices(runs, kept, 0, jokers_left, True, False, 99):
                 if choice.to_groups == 0 and not any(run.from_one and how != "end" for run, how in choice.continued):
-                    found.append(Option(choice, kept, 0, 0))
+                    found.append((choice, kept, 0, 0))
         else:
             held_must, held = around.must, around.must + around.optional
             for keep in range(held + 1) if around.first else range(1):
@@ -278,14 +258,11 @@ class SolverTables:
                     runs, must_here, optional_here, jokers_left, around.last, around.first, around.ahead
                 ):
                     if choice.to_groups > 3:
-                        # A state counts colours sending one to three tiles to a
-                        # number's groups: four (only with the six-player set
-                        # and a joker standing for the fourth copy) are left out.
-                        continue
+                        continue  # a state counts colours sending one to three tiles to groups
                     # Runs shorter than three need tiles (or jokers) at the next numbers.
                     later = max(0, choice.short - around.next_one) + max(0, choice.single - around.next_two)
                     if choice.jokers + later <= jokers_left:
-                        found.append(Option(choice, keep, bonus + choice.optional_used, choice.jokers))
+                        found.append((choice, keep, bonus + choice.optional_used, choice.jokers))
         return self._undominated(found)
 
     def _undominated(self, found: list[Option]) -> list[Option]:
@@ -298,11 +275,11 @@ class SolverTables:
         dropped: set[int] = set()
         for indexes in alike.values():
             for index in indexes:
-                after = found[index].choice.after_id
+                after = found[index][0].after_id
                 for other in indexes:
                     if other == index or other in dropped:
                         continue
-                    other_after = found[other].choice.after_id
+                    other_after = found[other][0].after_id
                     # Of two choices leading to the same runs, the first is kept.
                     if (other_after == after and other < index) or self.dominates(other_after, after):
                         dropped.add(index)
@@ -320,12 +297,8 @@ class SolverTables:
     def _colour_choices_uncached(
         self, runs: ColourRuns, must: int, optional: int, jokers: int, last: bool, first: bool, ahead: int
     ) -> tuple[Choice, ...]:
-        """Every way one colour can use its tiles at one number.
-
-        ``last``: no new run can start (it could not reach three tiles);
-        ``first``: runs started here start at 1; ``ahead``: how many numbers on
-        the next tile of this colour is (a run of jokers alone must reach it).
-        """
+        """Every way one colour can use its tiles at one number (``last``,
+        ``first`` and ``ahead`` as in :class:`Around`)."""
         choices: list[Choice] = []
         for used in range(optional + 1):
             self._extend(runs, 0, must + used, jokers, [], used, (last, first, ahead), choices)
@@ -358,7 +331,6 @@ class SolverTables:
                     after = tuple(sorted([*continuing, *new_runs]))
                     out.append(
                         Choice(
-                            after,
                             tiles - with_tile,
                             used,
                             jokers_in_runs + with_joker,
@@ -386,10 +358,6 @@ def tables_for(rules: Rules) -> SolverTables:
     return SolverTables()
 
 
-def _new_moves(_: StepSignature) -> dict[int, list[Move]]:
-    return {}
-
-
 def _matches(stronger: list[Run], weaker: Sequence[Run]) -> bool:
     if not weaker:
         return all(run.length == 3 and run.real for run in stronger)
@@ -406,7 +374,7 @@ def _matches(stronger: list[Run], weaker: Sequence[Run]) -> bool:
 
 
 @functools.cache
-def group_split(counts: tuple[int, int, int, int], jokers: int) -> tuple[tuple[int, ...], ...] | None:
+def group_split(counts: tuple[int, ...], jokers: int) -> tuple[tuple[int, ...], ...] | None:
     """Groups for these counts of numbered tiles per colour and exactly this
     many jokers: each group as (colour, colour, ..., -1 per joker); None if
     impossible."""
@@ -422,7 +390,7 @@ def group_split(counts: tuple[int, int, int, int], jokers: int) -> tuple[tuple[i
                     rest = list(counts)
                     for colour in chosen:
                         rest[colour] -= 1
-                    tail = group_split((rest[0], rest[1], rest[2], rest[3]), jokers - joker_count)
+                    tail = group_split(tuple(rest), jokers - joker_count)
                     if tail is not None:
                         return ((*chosen, *(-1,) * joker_count), *tail)
     return None
@@ -435,17 +403,11 @@ def _sent(hist: int) -> list[int]:
 
 
 @functools.cache
-def _all_group_jokers(hist: int) -> tuple[int, ...]:
-    counts = [*_sent(hist), 0, 0, 0, 0][:4]
-    return tuple(
-        jokers for jokers in range(9) if group_split((counts[0], counts[1], counts[2], counts[3]), jokers) is not None
-    )
-
-
-def group_jokers(hist: int, total_jokers: int) -> list[int]:
+def group_jokers(hist: int, total_jokers: int) -> tuple[int, ...]:
     """The joker counts (at most ``total_jokers``) with which the tiles sent
     to a number's groups (as packed in a state) form groups."""
-    return [jokers for jokers in _all_group_jokers(hist) if jokers <= total_jokers]
+    counts = (*_sent(hist), 0, 0, 0, 0)[:4]
+    return tuple(jokers for jokers in range(total_jokers + 1) if group_split(counts, jokers) is not None)
 
 
 @functools.cache
@@ -459,32 +421,20 @@ def completable(hist: int, later: tuple[int, ...], jokers_left: int) -> bool:
         if len(counts) > 4:
             continue
         counts += [0] * (4 - len(counts))
-        if any(
-            group_split((counts[0], counts[1], counts[2], counts[3]), jokers) is not None
-            for jokers in range(jokers_left + 1)
-        ):
+        if any(group_split(tuple(counts), jokers) is not None for jokers in range(jokers_left + 1)):
             return True
     return False
 
 
 @functools.cache
-def windows(face: int, top: int) -> list[list[int]]:
-    """The other faces of each three tiles that hold this one in a set: with
-    two other colours of its number, or with two neighbours in a run."""
+def windows(face: int, top: int) -> list[tuple[int, int]]:
+    """The other two faces of each three tiles that hold this one in a set:
+    two other colours of its number, or two neighbours in a run."""
     colour, offset = divmod(face, MAX_NUMBER)
-    number = offset + 1
-    found = [
-        [other * MAX_NUMBER + offset for other in pair]
-        for pair in itertools.combinations([other for other in range(len(COLOURS)) if other != colour], 2)
-    ]
-    places = [number, WRAPPED_ONE] if top == WRAPPED_ONE and number == 1 else [number]
-    for place in places:
+    others = [other * MAX_NUMBER + offset for other in range(len(COLOURS)) if other != colour]
+    found = list(itertools.combinations(others, 2))
+    for place in [offset + 1, WRAPPED_ONE] if top == WRAPPED_ONE and not offset else [offset + 1]:
         for start in range(max(1, place - 2), min(place, top - 2) + 1):
-            found.append(
-                [
-                    colour * MAX_NUMBER + (0 if at == WRAPPED_ONE else at - 1)
-                    for at in range(start, start + 3)
-                    if at != place
-                ]
-            )
+            one, two = (colour * MAX_NUMBER + (at - 1) % MAX_NUMBER for at in range(start, start + 3) if at != place)
+            found.append((one, two))
     return found
