@@ -46,6 +46,8 @@ def redis_client(url: str, *, timeout: float | None = CALL_SECONDS) -> Redis:
     """
     try:
         from redis.asyncio import BlockingConnectionPool, Redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import ExponentialBackoff
     except ImportError:
         raise ClusterError("a cluster needs the redis package: pip install 'tilerummy[cluster]'") from None
     try:
@@ -58,6 +60,9 @@ def redis_client(url: str, *, timeout: float | None = CALL_SECONDS) -> Redis:
             socket_connect_timeout=CALL_SECONDS,
             socket_timeout=timeout,
             socket_keepalive=True,
+            # After Redis restarts, each pooled connection fails once on its first use: try
+            # again on a new one, so that one stale connection does not count as Redis down.
+            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
         )
     except ValueError as error:
         raise ClusterError(f"--redis {url}: {error}") from None
