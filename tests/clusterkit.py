@@ -25,10 +25,10 @@ import pytest
 from tilerummy.server.botpool import BotPool
 from tilerummy.server.cluster import ClusterNode
 from tilerummy.server.hub import Hub
-from tilerummy.server.protocol import PROTOCOL_VERSION
 from tilerummy.server.store import open_store
 
 from .hubkit import Message, Player
+from .postgres import in_schema
 
 #: A safety net, not a measurement: a condition not met after this many seconds never will be.
 WAIT = 30.0
@@ -66,9 +66,8 @@ def postgres_schema() -> Iterator[str]:
             connection.execute(f"CREATE SCHEMA {schema}")
     except psycopg.Error as error:
         pytest.skip(f"PostgreSQL is not reachable: {error}")
-    separator = "&" if "?" in url else "?"
     try:
-        yield f"{url}{separator}options=-csearch_path%3D{schema}"
+        yield in_schema(url, schema)
     finally:
         with psycopg.connect(url, autocommit=True, connect_timeout=5) as connection:
             connection.execute(f"DROP SCHEMA {schema} CASCADE")
@@ -141,8 +140,7 @@ class ClusterPlayer(Player):
     @classmethod
     async def connect(cls, node: ClusterNode, name: str) -> ClusterPlayer:
         player = cls(node, name)
-        await player.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name})
-        await player.wait_for(lambda message: message["type"] == "welcome")
+        await player.greet()
         return player
 
     async def send(self, message: Message) -> None:

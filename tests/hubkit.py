@@ -193,9 +193,13 @@ class Player:
     @classmethod
     async def hello(cls, hub: Hub, name: str) -> Player:
         player = cls(hub, name)
-        await player.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name})
-        await player.wait_for(lambda message: message["type"] == "welcome")
+        await player.greet()
         return player
+
+    async def greet(self) -> None:
+        """Say hello with the player's name, as a client's first message, and wait for the welcome."""
+        await self.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": self.name})
+        await self.wait_for(lambda message: message["type"] == "welcome")
 
     async def send(self, message: Message) -> None:
         await self.hub.handle(self.member, parse_client_message(json.dumps(message)))
