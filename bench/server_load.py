@@ -37,7 +37,6 @@ import json
 import os
 import random
 import secrets
-import shutil
 import signal
 import socket
 import statistics
@@ -53,6 +52,9 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+from tilerummy.cli.cluster import local_redis
+from tilerummy.errors import TilerummyError
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 #: The round trip a run must keep its p99 within to count for the most actions a second.
@@ -335,31 +337,6 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 @contextlib.contextmanager
-def redis_here(url: str | None) -> Iterator[str]:
-    """The Redis given, or one started on a free loopback port for the bench."""
-    if url is not None:
-        yield url
-        return
-    binary = shutil.which("redis-server")
-    if binary is None:
-        raise SystemExit("server_load: a cluster needs Redis: give --redis URL or install redis-server")
-    port = free_port()
-    server = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-    )
-    try:
-        for _ in range(100):
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
-                break
-            time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        server.terminate()
-        server.wait()
-
-
-@contextlib.contextmanager
 def fresh_schema(url: str) -> Iterator[str]:
     """The PostgreSQL URL with a schema of this run's own, dropped afterwards."""
     import psycopg
@@ -521,7 +498,7 @@ def main() -> int:
         parser.error("--failover needs a cluster: --processes 2 or more")
 
     runs: list[Run] = []
-    with tempfile.TemporaryDirectory() as folder, redis_here(args.redis if clustered else None) as redis:
+    with tempfile.TemporaryDirectory() as folder, local_redis(args.redis if clustered else None) as redis:
         for processes in args.processes:
             for games in args.games:
                 runs.append(run_once(args, processes, games, redis if processes > 1 else None, Path(folder)))
@@ -546,4 +523,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    try:
+        raise SystemExit(main())
+    except TilerummyError as error:  # no Redis to start, for one
+        raise SystemExit(f"server_load: {error}") from None

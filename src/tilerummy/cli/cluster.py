@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.db.startswith(("postgresql://", "postgres://")):
         raise TilerummyError("--db: a cluster shares a PostgreSQL database (postgresql://...)")
     _check_database(args.db)
-    with _redis(args.redis) as redis:
+    with local_redis(args.redis) as redis:
         _check_cluster(redis, args.db)
         command = [
             sys.executable,
@@ -117,7 +117,7 @@ def _stop_on_sigterm() -> None:
 
 
 @contextlib.contextmanager
-def _redis(url: str | None) -> Iterator[str]:
+def local_redis(url: str | None) -> Iterator[str]:
     """The Redis given, or one started here on a free loopback port and stopped afterwards."""
     if url is not None:
         yield url
