@@ -1,5 +1,6 @@
-"""A real server in a subprocess and real WebSocket clients, for the tests that need a process:
-a server killed outright, the WebSocket frame limit, the browser tests."""
+"""A real server and real WebSocket clients: in a subprocess for the tests that need a process
+(a server killed outright, the WebSocket frame limit), in a thread of the test's own process
+for the browser tests (one deal chosen by the test when it asks, and no process to start)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,20 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
+import pytest
+import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
+from tilerummy.fairness import new_seed
+from tilerummy.server.app import Settings, create_app, uvicorn_config
 from tilerummy.server.protocol import PROTOCOL_VERSION
 
 from .waiting import wait_until
@@ -114,10 +120,65 @@ class ServerProcess:
         self.process.wait()
 
 
+class ThreadedServer:
+    """The application as ``tilerummy serve`` runs it (uvicorn, bots in a worker process), on a free
+    loopback port, in a thread of this process. Its games are dealt from fresh seeds, except that
+    the next game started is dealt from ``deal_next`` when a test sets it."""
+
+    def __init__(self, db: str, *, bot_workers: int = 1) -> None:
+        self.settings = Settings(database=db, bot_workers=bot_workers)
+        self.deal_next: int | None = None
+        self.port = 0
+        self._patch = pytest.MonkeyPatch()
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def _seed(self) -> int:
+        seed, self.deal_next = self.deal_next, None
+        return new_seed() if seed is None else seed
+
+    def start(self) -> None:
+        self._patch.setattr("tilerummy.server.seating.new_seed", self._seed)
+        self.port = free_port()
+        config = uvicorn_config(create_app(self.settings), "127.0.0.1", self.port, self.settings)
+        server = self._server = uvicorn.Server(config)
+        thread = self._thread = threading.Thread(target=server.run, name="server", daemon=True)
+        thread.start()
+        wait_until(lambda: server.started or not thread.is_alive(), WAIT, "the server to start")
+        if not server.started:
+            raise RuntimeError("the server stopped before it started (its error is in the captured log)")
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.url + path, timeout=5) as response:
+            return json.loads(response.read())
+
+    def stop(self) -> None:
+        """As an operator's SIGTERM: uvicorn closes the connections and the application its store."""
+        if self._server is not None and self._thread is not None:
+            self._server.should_exit = True
+            self._thread.join(WAIT)
+        self._patch.undo()
+
+
+class Reachable(Protocol):
+    """A running server, in a process or a thread."""
+
+    @property
+    def ws_url(self) -> str: ...
+
+
 class Client:
     """A WebSocket client that keeps every message it receives."""
 
-    def __init__(self, server: ServerProcess, name: str) -> None:
+    def __init__(self, server: Reachable, name: str) -> None:
         # Entered as a context manager, the way websockets wants a connection held.
         self.connection: ClientConnection = connect(server.ws_url, open_timeout=WAIT, max_size=2**22).__enter__()
         self.received: list[Message] = []

@@ -23,19 +23,18 @@ from tilerummy import Meld, solve
 from tilerummy.errors import InvalidMeld
 from tilerummy.tiles import NUMBERED_TILES
 
-from .serverkit import Client, ServerProcess
+from .serverkit import Client, ThreadedServer
 from .webkit import DESKTOP, PHONE, WAIT_MS, chromium_path, drag, rack_tiles, screenshot
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "tilerummy" / "server" / "static"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("web")
-    process = ServerProcess(str(folder / "db.sqlite3"), folder / "server.log")
-    process.start()
-    yield process
-    process.stop()
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadedServer]:
+    threaded = ThreadedServer(str(tmp_path_factory.mktemp("web") / "db.sqlite3"))
+    threaded.start()
+    yield threaded
+    threaded.stop()
 
 
 @pytest.fixture(scope="module")
@@ -121,7 +120,7 @@ def _make_opening(page: Page) -> bool:
     return True
 
 
-def test_a_newcomer_plays_a_whole_game_against_a_bot(server: ServerProcess, browser: Browser) -> None:
+def test_a_newcomer_plays_a_whole_game_against_a_bot(server: ThreadedServer, browser: Browser) -> None:
     page = _page(browser, PHONE)
     page.goto(f"{server.url}/?bot_delay=0.05")
     expect(page.locator("#play-bots")).to_have_text("Play against the computer")
@@ -206,7 +205,7 @@ def test_a_newcomer_plays_a_whole_game_against_a_bot(server: ServerProcess, brow
     page.context.close()
 
 
-def test_two_people_play_in_a_private_room_joined_by_its_link(server: ServerProcess, browser: Browser) -> None:
+def test_two_people_play_in_a_private_room_joined_by_its_link(server: ThreadedServer, browser: Browser) -> None:
     host = _page(browser, DESKTOP)
     host.goto(server.url)
     screenshot(host, "home-desktop")
@@ -328,7 +327,7 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ServerProc
 
 
 def _host_of_a_bots_room(
-    server: ServerProcess, browser: Browser, size: ViewportSize, options: dict[str, object], *, public: bool
+    server: ThreadedServer, browser: Browser, size: ViewportSize, options: dict[str, object], *, public: bool
 ) -> tuple[Page, Client]:
     """A bots-only room, its host taking the seat back in the browser with the token, as after a reload."""
     opener = Client(server, "Hal")
@@ -343,7 +342,7 @@ def _host_of_a_bots_room(
     return page, opener
 
 
-def test_a_host_watches_bots_play_and_sees_the_rooms_totals(server: ServerProcess, browser: Browser) -> None:
+def test_a_host_watches_bots_play_and_sees_the_rooms_totals(server: ThreadedServer, browser: Browser) -> None:
     page, opener = _host_of_a_bots_room(server, browser, DESKTOP, {"turn_seconds": None}, public=False)
     page.click("#start")
     opener.close()
@@ -357,7 +356,7 @@ def test_a_host_watches_bots_play_and_sees_the_rooms_totals(server: ServerProces
     page.context.close()
 
 
-def test_a_host_plays_a_match_of_two_rounds_and_sees_its_totals(server: ServerProcess, browser: Browser) -> None:
+def test_a_host_plays_a_match_of_two_rounds_and_sees_its_totals(server: ThreadedServer, browser: Browser) -> None:
     page, opener = _host_of_a_bots_room(server, browser, PHONE, {"turn_seconds": None, "rounds": 2}, public=True)
     expect(page.locator(".rules")).to_contain_text("A match of 2 rounds")
     page.click("#start")
@@ -381,7 +380,7 @@ def test_a_host_plays_a_match_of_two_rounds_and_sees_its_totals(server: ServerPr
     page.context.close()
 
 
-def test_the_lobby_shows_the_round_and_totals_of_a_match_being_played(server: ServerProcess, browser: Browser) -> None:
+def test_the_lobby_shows_the_round_and_totals_of_a_match_being_played(server: ThreadedServer, browser: Browser) -> None:
     player = Client(server, "Lia")
     player.create(
         [{"kind": "person"}, {"kind": "bot", "level": "easy"}],
@@ -399,7 +398,7 @@ def test_the_lobby_shows_the_round_and_totals_of_a_match_being_played(server: Se
     page.context.close()
 
 
-def test_the_language_follows_the_browser_and_the_switch(server: ServerProcess, browser: Browser) -> None:
+def test_the_language_follows_the_browser_and_the_switch(server: ThreadedServer, browser: Browser) -> None:
     page = _page(browser, PHONE, locale="it-IT")
     page.goto(server.url)
     expect(page.locator("#play-bots")).to_have_text("Gioca contro il computer")
@@ -429,7 +428,7 @@ def test_the_language_follows_the_browser_and_the_switch(server: ServerProcess, 
     page.context.close()
 
 
-def test_the_pages_set_rules_agree_with_the_engine(server: ServerProcess, browser: Browser) -> None:
+def test_the_pages_set_rules_agree_with_the_engine(server: ThreadedServer, browser: Browser) -> None:
     rng = random.Random(5)
     faces = [str(tile) for tile in NUMBERED_TILES] + ["J"]
     sets: list[list[str]] = []
@@ -474,7 +473,7 @@ def test_the_pages_set_rules_agree_with_the_engine(server: ServerProcess, browse
 
 
 def test_a_deal_that_does_not_match_its_commitment_is_a_warning(
-    server: ServerProcess, browser: Browser, finished_game: str
+    server: ThreadedServer, browser: Browser, finished_game: str
 ) -> None:
     page = _page(browser, DESKTOP)
 
@@ -492,7 +491,7 @@ def test_a_deal_that_does_not_match_its_commitment_is_a_warning(
 
 
 def test_where_the_browser_has_no_sha256_the_page_points_to_tilerummy_verify(
-    server: ServerProcess, browser: Browser, finished_game: str
+    server: ThreadedServer, browser: Browser, finished_game: str
 ) -> None:
     page = _page(browser, DESKTOP)
     # As on a page that is not a secure context: crypto.subtle is missing.
@@ -505,7 +504,7 @@ def test_where_the_browser_has_no_sha256_the_page_points_to_tilerummy_verify(
     page.context.close()
 
 
-def test_the_clients_files_are_checked_again_on_each_load(server: ServerProcess) -> None:
+def test_the_clients_files_are_checked_again_on_each_load(server: ThreadedServer) -> None:
     with urllib.request.urlopen(f"{server.url}/static/js/main.js", timeout=5) as response:
         assert response.headers["Cache-Control"] == "no-cache"
         etag = response.headers["ETag"]
@@ -621,7 +620,7 @@ def _texts_fit_and_speak(page: Page, language: str, where: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def finished_game(server: ServerProcess) -> str:
+def finished_game(server: ThreadedServer) -> str:
     """The first round of a two-round match two bots played, for its result (with the match's totals) and replay."""
     host = Client(server, "Hal")
     host.create(
@@ -637,7 +636,7 @@ def finished_game(server: ServerProcess) -> str:
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_every_page_fits_and_speaks_the_language(
-    server: ServerProcess, browser: Browser, finished_game: str, size: str, language: str
+    server: ThreadedServer, browser: Browser, finished_game: str, size: str, language: str
 ) -> None:
     page = _page(browser, DESKTOP if size == "desktop" else PHONE, locale=language, touch=size == "phone")
     page.goto(f"{server.url}/?bot_delay=0")
@@ -748,7 +747,7 @@ def _lay_sets(page: Page, sets: list[list[str]]) -> None:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_a_newcomer_learns_the_game_from_the_tutorial(server: ServerProcess, browser: Browser, language: str) -> None:
+def test_a_newcomer_learns_the_game_from_the_tutorial(server: ThreadedServer, browser: Browser, language: str) -> None:
     size = "desktop" if language in ("en", "it") else "phone"
     page = _page(browser, DESKTOP if size == "desktop" else PHONE, locale=language)
     texts = _catalogue(language)
@@ -792,7 +791,7 @@ def test_a_newcomer_learns_the_game_from_the_tutorial(server: ServerProcess, bro
 
 
 def test_a_second_window_takes_the_seat_and_the_first_does_not_take_it_back(
-    server: ServerProcess, browser: Browser
+    server: ThreadedServer, browser: Browser
 ) -> None:
     first = _page(browser, DESKTOP)
     first.goto(server.url)
