@@ -240,6 +240,11 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ThreadedSe
     pool = int(host.locator(".chip.pool").inner_text().split()[-1])
     player, watcher = (host, guest) if host.locator("main.game.my-turn").count() else (guest, host)
     player.wait_for_selector("main.game.my-turn")
+    # The turn's clock counts down the room's two minutes, second by second.
+    clock = player.locator("#clock")
+    expect(clock).to_have_text(re.compile(r"^\s*[12]:[0-5]\d$"))
+    expect(clock).not_to_have_text(clock.inner_text())
+    expect(clock).to_have_class(re.compile(r"\bmine\b"))
     # Tap a tile, then tap "New set": the other player watches the table being built.
     tile = player.locator(".rack .tile").first
     if player is guest:

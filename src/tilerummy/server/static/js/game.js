@@ -450,21 +450,22 @@ export class GameScreen {
     return h("span", { class: "chip clock", id: "clock", role: "timer", "aria-live": "off" }, "");
   }
 
+  // Called four times a second: the chip is changed only when what it shows changes (once a second),
+  // as every change costs the page a style and layout pass.
   tickClock() {
     const clock = document.getElementById("clock");
     const game = this.game;
     if (!clock || !game) return;
-    clock.hidden = Boolean(game.result);
+    const hidden = Boolean(game.result);
+    if (clock.hidden !== hidden) clock.hidden = hidden;
     if (game.result || game.deadline == null) {
-      clock.textContent = "∞";
-      clock.className = "chip clock";
+      showClock(clock, "∞", "chip clock");
       return;
     }
     const left = Math.max(0, game.deadline - (Date.now() / 1000 + this.state.clockOffset));
     const whole = Math.ceil(left);
-    clock.replaceChildren(icon("clock"), ` ${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`);
     const warning = left <= CLOCK_WARNING_SECONDS;
-    clock.className = `chip clock ${warning ? "warning" : ""} ${this.myTurn ? "mine" : ""}`;
+    showClock(clock, ` ${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`, `chip clock ${warning ? "warning" : ""} ${this.myTurn ? "mine" : ""}`, true);
     if (this.myTurn && warning && whole <= 10 && whole > 0 && this.ticked !== whole) {
       this.ticked = whole;
       beep("tick");
@@ -529,6 +530,17 @@ export class GameScreen {
 }
 
 // --- Helpers -------------------------------------------------------------------
+
+// The clock chip showing `text` (after the clock's icon when `withIcon`), styled by `className`;
+// an unchanged chip is left alone.
+function showClock(clock, text, className, withIcon = false) {
+  if (clock.dataset.shown !== text) {
+    if (withIcon) clock.replaceChildren(icon("clock"), text);
+    else clock.textContent = text;
+    clock.dataset.shown = text;
+  }
+  if (clock.className !== className) clock.className = className;
+}
 
 // The move log survives a reload of the page, for the same game.
 function loadLog(game) {
