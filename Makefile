@@ -47,10 +47,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# One worker per core, each taking tests from the others' queues when its own runs out
-# (the browser tests start a server and a Chromium in each worker that runs one).
+# One worker per core; the browser tests (marked as one group) all run in one of them, with
+# one server and one Chromium, while the others share out the rest of the tests.
 unit: $(STAMP) browser
-	$(BIN)/pytest -n auto --dist worksteal src tests docs
+	$(BIN)/pytest -n auto --dist loadgroup src tests docs
 
 test: lint typecheck unit
 

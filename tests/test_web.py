@@ -28,6 +28,10 @@ from .webkit import DESKTOP, PHONE, WAIT_MS, chromium_path, drag, rack_tiles, sc
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "tilerummy" / "server" / "static"
 
+#: Under ``--dist loadgroup`` (make test) every browser test runs in the same worker: one Chromium
+#: and one server for them all, and the other cores left to the rest of the tests.
+pytestmark = pytest.mark.xdist_group("browser")
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadedServer]:
