@@ -123,11 +123,11 @@ class ServerProcess:
 class ThreadedServer:
     """The application as ``tilerummy serve`` runs it (uvicorn, bots in a worker process), on a free
     loopback port, in a thread of this process. Its games are dealt from fresh seeds, except that
-    the next game started is dealt from ``deal_next`` when a test sets it."""
+    the next games started are dealt from the seeds a test puts in ``deals``, in order."""
 
     def __init__(self, db: str, *, bot_workers: int = 1) -> None:
         self.settings = Settings(database=db, bot_workers=bot_workers)
-        self.deal_next: int | None = None
+        self.deals: list[int] = []
         self.port = 0
         self._patch = pytest.MonkeyPatch()
         self._server: uvicorn.Server | None = None
@@ -142,8 +142,7 @@ class ThreadedServer:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def _seed(self) -> int:
-        seed, self.deal_next = self.deal_next, None
-        return new_seed() if seed is None else seed
+        return self.deals.pop(0) if self.deals else new_seed()
 
     def start(self) -> None:
         self._patch.setattr("tilerummy.server.seating.new_seed", self._seed)

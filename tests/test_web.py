@@ -136,7 +136,7 @@ def test_a_newcomer_plays_a_whole_game_against_a_bot(server: ThreadedServer, bro
     expect(page.locator("#play-bots")).to_have_text("Play against the computer")
     screenshot(page, "home-phone")
     page.fill("#name", "Ana")
-    server.deal_next = NEWCOMER_SEED
+    server.deals.append(NEWCOMER_SEED)
     page.click("#play-bots")
     page.wait_for_selector(".rack .tile")
     expect(page.locator(".player.me")).to_contain_text("Ana (you)")
@@ -358,8 +358,14 @@ def _host_of_a_bots_room(
     return page, opener
 
 
+#: Two deals on which the greedy level plays short games against itself (33 and 41 actions, where
+#: most deals take 55 to 85), for the tests that watch two bots play a game and then another.
+SHORT_BOT_GAMES = [137, 71]
+
+
 def test_a_host_watches_bots_play_and_sees_the_rooms_totals(server: ThreadedServer, browser: Browser) -> None:
     page, opener = _host_of_a_bots_room(server, browser, DESKTOP, {"turn_seconds": None}, public=False)
+    server.deals.extend(SHORT_BOT_GAMES)
     page.click("#start")
     opener.close()
     expect(page.locator(".rack")).to_contain_text("You are watching this game.")
@@ -375,6 +381,7 @@ def test_a_host_watches_bots_play_and_sees_the_rooms_totals(server: ThreadedServ
 def test_a_host_plays_a_match_of_two_rounds_and_sees_its_totals(server: ThreadedServer, browser: Browser) -> None:
     page, opener = _host_of_a_bots_room(server, browser, PHONE, {"turn_seconds": None, "rounds": 2}, public=True)
     expect(page.locator(".rules")).to_contain_text("A match of 2 rounds")
+    server.deals.extend(SHORT_BOT_GAMES)
     page.click("#start")
     opener.close()
     expect(page.locator("#match-round")).to_have_text("Round 1 of 2")
