@@ -4,13 +4,17 @@ players connected to either; a room moving when its owner stops; Redis restartin
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from starlette.requests import Request
 
+from tilerummy.server.app import room_info
 from tilerummy.server.cluster import ClusterNode
 
 from .clusterkit import (
@@ -87,6 +91,32 @@ def test_players_of_one_room_on_two_processes_play_it_to_the_end(database: str) 
             assert await stored_moves(one, first["game_id"]) == acknowledged
             own_views_only(ana)
             own_views_only(bruno)
+
+    asyncio.run(main())
+
+
+def test_every_process_describes_every_room_as_its_owner_does(database: str) -> None:
+    redis, prefix = redis_url(), new_prefix()
+
+    async def described(node: ClusterNode, code: str) -> tuple[int, Message]:
+        scope = {"type": "http", "app": SimpleNamespace(state=SimpleNamespace(hub=node.hub, cluster=node))}
+        response = await room_info(Request({**scope, "path_params": {"code": code.lower()}}))
+        return response.status_code, json.loads(bytes(response.body))
+
+    async def main() -> None:
+        async with running_node(database, redis, prefix) as one, running_node(database, redis, prefix) as two:
+            ana, _, _ = await started_game(one, two, "Ana", "Bruno")
+            assert ana.code is not None and ana.code not in two.hub.rooms
+            owner_says = await described(one, ana.code)
+            assert owner_says[0] == 200
+            assert owner_says[1]["status"] == "playing"
+            assert [seat["name"] for seat in owner_says[1]["seats"]] == ["Ana", "Bruno"]
+            assert await described(two, ana.code) == owner_says
+            assert (await described(two, "NOSUCH"))[1]["error"] == "no_such_room"
+            # An owner that stopped answering: a clear refusal, not a wait without end.
+            await halt(one)
+            status, body = await described(two, ana.code)
+            assert (status, body["error"]) == (503, "room_unavailable")
 
     asyncio.run(main())
 

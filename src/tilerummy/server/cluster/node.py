@@ -40,11 +40,17 @@ log = logging.getLogger("tilerummy.server.cluster")
 #: no lease before it is taken (a lease being put back after a Redis restart is not missing).
 SCAN_SECONDS = 0.5
 ORPHAN_SECONDS = 1.0
+#: Seconds a process waits for another to describe one of its rooms.
+ASK_SECONDS = 2.0
 #: Seconds between two looks at where the visits' rooms are.
 FOLLOW_SECONDS = 0.5
 #: The prefix of every Redis key and channel of the cluster.
 DEFAULT_PREFIX = "tilerummy"
 _FOR_GUESTS = {"open", "text", "close"}
+
+
+class RoomUnanswered(Exception):
+    """The process that owns a room did not describe it in time."""
 
 
 def new_node_id() -> str:
@@ -70,6 +76,8 @@ class ClusterNode:
         #: Rooms taken over from stopped processes, and rooms given up to another process.
         self.adopted = 0
         self.lost = 0
+        #: Descriptions of other processes' rooms asked for and not answered yet, by question.
+        self._asked: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
 
     @property
     def hub(self) -> Hub:
@@ -107,6 +115,38 @@ class ClusterNode:
     async def _release(self, code: str) -> None:
         with contextlib.suppress(RedisDown):
             await self.leases.release([code])
+
+    # --- Rooms owned elsewhere ------------------------------------------------------------
+
+    async def room_state(self, code: str) -> dict[str, Any] | None:
+        """A room's state as its owner sees it now, wherever it is served; None when no
+        process serves it (no such room, or it is over).
+
+        :raises RoomUnanswered: the owner did not answer in time.
+        :raises RedisDown: Redis could not be asked who owns it.
+        """
+        await self.settled(code)
+        hub = self.hub
+        if (room := hub.rooms.get(code)) is not None:
+            return room.state(hub.clock()).model_dump()
+        owner = (await self.leases.owners([code]))[code]
+        if owner is None or owner == self.node:
+            return None
+        question = secrets.token_hex(8)
+        answer: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
+        self._asked[question] = answer
+        self.relay.post(owner, "describe", question, [self.node, code])
+        try:
+            return await asyncio.wait_for(answer, ASK_SECONDS)
+        except TimeoutError:
+            raise RoomUnanswered(code) from None
+        finally:
+            self._asked.pop(question, None)
+
+    def _describe(self, question: str, asker: str, code: str) -> None:
+        hub = self.hub
+        room = hub.rooms.get(code)
+        self.relay.post(asker, "described", question, None if room is None else room.state(hub.clock()).model_dump())
 
     # --- Life cycle ---------------------------------------------------------------------
 
@@ -220,7 +260,14 @@ class ClusterNode:
 
     def _on_frame(self, frame: Frame) -> None:
         kind, session, payload = frame
-        if kind in _FOR_GUESTS:
+        if kind == "describe":
+            asker, code = payload
+            self._describe(session, str(asker), str(code))
+        elif kind == "described":
+            answer = self._asked.get(session)
+            if answer is not None and not answer.done():
+                answer.set_result(payload)
+        elif kind in _FOR_GUESTS:
             self.guests.on_frame(kind, session, payload)
         else:
             self.router.on_frame(kind, session, payload)
