@@ -174,6 +174,49 @@ def test_a_room_moves_when_its_process_stops_and_its_players_keep_playing(databa
     asyncio.run(main())
 
 
+def test_a_process_cut_off_from_redis_cannot_write_a_room_another_took_over(database: str) -> None:
+    redis, prefix = redis_url(), new_prefix()
+
+    async def main() -> None:
+        async with running_node(database, redis, prefix) as one, running_node(database, redis, prefix) as two:
+            ana, bruno = await ClusterPlayer.connect(one, "Ana"), await ClusterPlayer.connect(one, "Bruno")
+            joined = await ana.create([{"kind": "person"}] * 2, rules={"preset": "casual"}, public=False)
+            await bruno.join(joined["code"])
+            first = (await ana.request({"type": "start_game"}))["game"]
+            code, game_id = joined["code"], first["game_id"]
+            game, before = await play(seats(ana, bruno), first, 6)
+
+            # Cut off: the first process no longer renews its lease or hears the others, while
+            # its players still reach it; its lease runs out and the second takes the room over.
+            for task in one._loops:
+                task.cancel()
+            await one.leases.release([code])
+            await until(lambda: code in two.hub.rooms, "the room to be taken over")
+            assert code in one.hub.rooms
+
+            # The next move on the cut-off process is refused, not written, and its players are sent on.
+            mover = seats(ana, bruno)[game["turn"]]
+            answer = await mover.request({"type": "draw" if game["pool_size"] else "pass"})
+            assert (answer["type"], answer["reason"]) == ("error", "server_error"), answer
+            await mover.wait_for(lambda message: message.get("reason") == "room_moved")
+            assert code not in one.hub.rooms
+            assert await stored_moves(two, game_id) == before
+
+            # Back with their tokens at the new owner, they play on from what was stored.
+            ana_again, bruno_again = await ClusterPlayer.connect(two, "Ana"), await ClusterPlayer.connect(two, "Bruno")
+            await ana_again.join(code, token=ana.token)
+            await bruno_again.join(code, token=bruno.token)
+            snapshot = await bruno_again.wait_for(
+                lambda message: message["type"] == "snapshot" and message["game"] is not None
+            )
+            assert snapshot["game"]["moves"] == game["moves"]
+            game, after = await play(seats(ana_again, bruno_again), snapshot["game"], 400)
+            assert game["result"] is not None
+            assert await stored_moves(two, game_id) == before + after
+
+    asyncio.run(main())
+
+
 class RedisServer:
     """A Redis of the test's own, so that it can be stopped and started again on its port."""
 

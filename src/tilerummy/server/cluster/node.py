@@ -62,6 +62,7 @@ class ClusterNode:
         self.url = url
         self.prefix = prefix
         self.node = node or new_node_id()
+        self.holder: str | None = self.node
         self.link = Link(redis_client(url))
         self.leases = Leases(self.link, prefix, self.node)
         self.relay = Relay(self.link, url, prefix, self.node, self._on_frame)
@@ -111,6 +112,15 @@ class ClusterNode:
 
     def released(self, code: str) -> None:
         self.hub.spawn(self._release(code))
+
+    def moved(self, code: str) -> None:
+        if code not in self.hub.rooms:
+            return
+        self.lost += 1
+        log.warning("room %s: another server owns it now; its connections here reconnect there", code)
+        for member in self.hub.drop(code):
+            member.send(refusal("room_moved", "the room moved to another server: reconnect to take your seat back"))
+            member.outbox.close(CLOSE_TRY_AGAIN_LATER, "room_moved")
 
     async def _release(self, code: str) -> None:
         with contextlib.suppress(RedisDown):
@@ -208,11 +218,7 @@ class ClusterNode:
 
     async def _renew(self) -> None:
         for code in await self.leases.renew(sorted(self.hub.rooms)):
-            self.lost += 1
-            log.warning("room %s: another server owns it now; its connections here reconnect there", code)
-            for member in self.hub.drop(code):
-                member.send(refusal("room_moved", "the room moved to another server: reconnect to take your seat back"))
-                member.outbox.close(CLOSE_TRY_AGAIN_LATER, "room_moved")
+            self.moved(code)
 
     async def _beat(self) -> None:
         await self.directory.beat()
@@ -250,6 +256,8 @@ class ClusterNode:
 
     async def _adopt(self, code: str) -> None:
         hub = self.hub
+        # Before reading: the stopped (or cut off) owner's writes end here, so none can follow what is read.
+        await hub.read(lambda: hub.store.hold(code, self.node))
         data = await hub.read(lambda: hub.store.room(code))
         if data is None or data.get("status") == "closed" or code in hub.rooms:
             await self.leases.release([code])
