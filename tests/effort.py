@@ -18,7 +18,10 @@ PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "quick")
 #: How many times as many examples the thorough profile runs as the quick one.
 THOROUGH_FACTOR = 10
 
-settings.register_profile("quick", deadline=None)
+#: The quick profile's count for a property that names none (hypothesis would run a hundred).
+QUICK_DEFAULT_EXAMPLES = 30
+
+settings.register_profile("quick", deadline=None, max_examples=QUICK_DEFAULT_EXAMPLES)
 settings.register_profile("thorough", deadline=None, max_examples=1000)
 
 
