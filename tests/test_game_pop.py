@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
+import enum
 import random
 
 import pytest
@@ -12,6 +14,7 @@ from hypothesis import strategies as st
 from tilerummy import Game, Rules
 from tilerummy.bots import RandomBot, SimpleBot
 from tilerummy.game import Action, Draw, Pass, Play, Timeout
+from tilerummy.tiles import Tile
 
 from .effort import examples
 from .helpers import scenario
@@ -37,8 +40,29 @@ def full_state(game: Game) -> object:
         game.spectator_view(),
         # And what no accessor shows (the counts behind the end of the round): every attribute
         # but the undo stack itself and what never changes.
-        {name: copy.deepcopy(value) for name, value in vars(game).items() if name not in _FIXED},
+        {name: _snapshot(value) for name, value in vars(game).items() if name not in _FIXED},
     )
+
+
+def _snapshot(value: object) -> object:
+    """``value`` as it is now: lists copied, what cannot change shared, anything else deep-copied.
+    The same comparison as a deep copy of it all, without rebuilding a long game's every action
+    and piece at every position."""
+    if type(value) is list:
+        return [_snapshot(item) for item in value]
+    return value if _unchanging(value) else copy.deepcopy(value)
+
+
+def _unchanging(value: object) -> bool:
+    """Whether nothing reachable from ``value`` can change: numbers, strings, tiles, enums, and
+    tuples and frozen dataclasses of such."""
+    if value is None or isinstance(value, (int, float, str, Tile, enum.Enum)):
+        return True
+    if isinstance(value, (tuple, frozenset)):
+        return all(_unchanging(item) for item in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type) and type(value).__dataclass_params__.frozen:  # type: ignore[attr-defined]
+        return all(_unchanging(getattr(value, field.name)) for field in dataclasses.fields(value))
+    return False
 
 
 def check_pop_restores(game: Game, action: Action, before: object | None = None) -> object:
