@@ -50,12 +50,20 @@ def rack_tiles(page: Page) -> list[str]:
     return tiles
 
 
+#: The box of the first element each CSS selector finds (None for none), in one call to the page.
+BOXES_JS = """(selectors) => selectors.map((selector) => {
+    const element = document.querySelector(selector);
+    if (!element) return null;
+    const box = element.getBoundingClientRect();
+    return { x: box.x, y: box.y, width: box.width, height: box.height };
+})"""
+
+
 def drag(page: Page, source: str, target: str) -> None:
     """Drag with the mouse (pointer events), from the centre of one element to the right end of another:
     a move past the page's drag threshold starts the drag, the next one is over the target. Steps in
     between would each cost the page a layout and a frame, and check nothing the drop does not."""
-    start = page.locator(source).first.bounding_box()
-    end = page.locator(target).first.bounding_box()
+    start, end = page.evaluate(BOXES_JS, [source, target])
     assert start is not None and end is not None, (source, target)
     page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
     page.mouse.down()
