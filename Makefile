@@ -47,8 +47,8 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# One worker per core; the browser tests (marked as one group) all run in one of them, with
-# one server and one Chromium, while the others share out the rest of the tests.
+# One worker per core; the browser tests (marked as one group, run first) all run in one of them,
+# with one server and one Chromium, while the others share out the rest of the tests.
 unit: $(STAMP) browser
 	$(BIN)/pytest -n auto --dist loadgroup src tests docs
 
