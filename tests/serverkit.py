@@ -17,7 +17,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import pytest
 import uvicorn
@@ -42,17 +42,10 @@ def free_port() -> int:
         return port
 
 
-class ServerProcess:
-    """``tilerummy serve`` on a free loopback port, with its database at ``db``
-    (and the options ``more``: ``--redis URL`` for a process of a cluster)."""
+class LoopbackServer:
+    """A server on a loopback port (0 until it starts): its addresses, and its JSON answers."""
 
-    def __init__(self, db: str, log: Path, *, bot_workers: int = 1, more: Sequence[str] = ()) -> None:
-        self.db = db
-        self.log = log
-        self.bot_workers = bot_workers
-        self.more = list(more)
-        self.port = 0
-        self.process: subprocess.Popen[bytes] | None = None
+    port = 0
 
     @property
     def url(self) -> str:
@@ -61,6 +54,22 @@ class ServerProcess:
     @property
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.url + path, timeout=5) as response:
+            return json.loads(response.read())
+
+
+class ServerProcess(LoopbackServer):
+    """``tilerummy serve`` on a free loopback port, with its database at ``db``
+    (and the options ``more``: ``--redis URL`` for a process of a cluster)."""
+
+    def __init__(self, db: str, log: Path, *, bot_workers: int = 1, more: Sequence[str] = ()) -> None:
+        self.db = db
+        self.log = log
+        self.bot_workers = bot_workers
+        self.more = list(more)
+        self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         self.port = free_port()
@@ -92,10 +101,6 @@ class ServerProcess:
             return bool(self.get("/healthz") == {"status": "ok"})
         return False
 
-    def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.url + path, timeout=5) as response:
-            return json.loads(response.read())
-
     def get_status(self, path: str) -> tuple[int, Any]:
         try:
             with urllib.request.urlopen(self.url + path, timeout=5) as response:
@@ -120,7 +125,7 @@ class ServerProcess:
         self.process.wait()
 
 
-class ThreadedServer:
+class ThreadedServer(LoopbackServer):
     """The application as ``tilerummy serve`` runs it (uvicorn, bots in a worker process), on a free
     loopback port, in a thread of this process. Its games are dealt from fresh seeds, except that
     the next games started are dealt from the seeds a test puts in ``deals``, in order."""
@@ -128,18 +133,9 @@ class ThreadedServer:
     def __init__(self, db: str, *, bot_workers: int = 1) -> None:
         self.settings = Settings(database=db, bot_workers=bot_workers)
         self.deals: list[int] = []
-        self.port = 0
         self._patch = pytest.MonkeyPatch()
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
 
     def _seed(self) -> int:
         return self.deals.pop(0) if self.deals else new_seed()
@@ -155,10 +151,6 @@ class ThreadedServer:
         if not server.started:
             raise RuntimeError("the server stopped before it started (its error is in the captured log)")
 
-    def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.url + path, timeout=5) as response:
-            return json.loads(response.read())
-
     def stop(self) -> None:
         """As an operator's SIGTERM: uvicorn closes the connections and the application its store."""
         if self._server is not None and self._thread is not None:
@@ -167,17 +159,10 @@ class ThreadedServer:
         self._patch.undo()
 
 
-class Reachable(Protocol):
-    """A running server, in a process or a thread."""
-
-    @property
-    def ws_url(self) -> str: ...
-
-
 class Client:
     """A WebSocket client that keeps every message it receives."""
 
-    def __init__(self, server: Reachable, name: str) -> None:
+    def __init__(self, server: LoopbackServer, name: str) -> None:
         # Entered as a context manager, the way websockets wants a connection held.
         self.connection: ClientConnection = connect(server.ws_url, open_timeout=WAIT, max_size=2**22).__enter__()
         self.received: list[Message] = []
