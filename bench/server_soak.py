@@ -72,7 +72,8 @@ class Reading:
 def read(hub: Hub, games: int, moves: int) -> Reading:
     """Memory and the hub's structures now, with bounded caches emptied and garbage collected."""
     for thing in gc.get_objects():
-        if isinstance(thing, functools._lru_cache_wrapper):
+        # type(), not isinstance(): a weak proxy whose object has gone raises ReferenceError on isinstance.
+        if type(thing) is functools._lru_cache_wrapper:
             thing.cache_clear()
     gc.collect()
     traced = tracemalloc.get_traced_memory()[0] if tracemalloc.is_tracing() else 0
