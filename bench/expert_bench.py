@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python bench/expert_bench.py --games 200 --seed 10000 --budget 0.1 [--horizon 3]
      [--worlds N] [--overrule-at 1.5] [--overrule-margin 0.01] [--evidence 1.0] [--endgame-rack 5]
-     [--endgame-horizon 8] [--players 2] [--level expert] [--workers 1] [--out FILE]
+     [--endgame-horizon 8] [--exact-rack 4] [--threat-worlds 8] [--players 2] [--level expert] [--workers 1] [--out FILE]
 
 Deal ``seed + d`` is played once per rotation of the seats, the expert in one
 seat and greedy bots in the others (as the arena does), so settings measured
@@ -47,6 +47,7 @@ class Outcome:
     winner: int
     seconds: tuple[float, ...]
     worlds: tuple[int, ...]
+    exact: int  # moves the exact end-game count decided
 
 
 def play(task: Task) -> Outcome:
@@ -69,7 +70,8 @@ def play(task: Task) -> Outcome:
         game.apply(action)
     assert game.result is not None
     worlds = tuple(bot.worlds_played) if isinstance(bot, ExpertBot) else ()
-    return Outcome(task.deal, task.seat, game.result.winner, tuple(seconds), worlds)
+    exact = bot.exact_moves if isinstance(bot, ExpertBot) else 0
+    return Outcome(task.deal, task.seat, game.result.winner, tuple(seconds), worlds, exact)
 
 
 def main() -> None:
@@ -93,6 +95,13 @@ def main() -> None:
         default=defaults.contest_rack,
         help="search once some rack holds this many tiles or fewer; -1: every move",
     )
+    parser.add_argument(
+        "--exact-rack",
+        type=int,
+        default=defaults.exact_rack,
+        help="count the next draws exactly once the own rack holds this many tiles or fewer; -1: never",
+    )
+    parser.add_argument("--threat-worlds", type=int, default=defaults.threat_worlds)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", help="write one JSON line per game here")
     args = parser.parse_args()
@@ -105,6 +114,8 @@ def main() -> None:
         endgame_rack=args.endgame_rack,
         endgame_horizon=args.endgame_horizon,
         contest_rack=None if args.contest_rack is not None and args.contest_rack < 0 else args.contest_rack,
+        exact_rack=None if args.exact_rack is not None and args.exact_rack < 0 else args.exact_rack,
+        threat_worlds=args.threat_worlds,
     )
     deals = -(-args.games // args.players)
     tasks = [
@@ -122,7 +133,8 @@ def main() -> None:
             won = sum(each.winner == each.seat for each in outcomes)
             print(f"  {len(outcomes)} games, {won} won", flush=True)
             if out:
-                out.write(json.dumps({"deal": outcome.deal, "seat": outcome.seat, "winner": outcome.winner}) + "\n")
+                line = {"deal": outcome.deal, "seat": outcome.seat, "winner": outcome.winner, "exact": outcome.exact}
+                out.write(json.dumps(line) + "\n")
                 out.flush()
     if out:
         out.close()
@@ -135,12 +147,14 @@ def main() -> None:
     split = sum(any(won) and not all(won) for won in by_deal.values()) / len(by_deal)
     seconds = [second for outcome in outcomes for second in outcome.seconds]
     worlds = [count for outcome in outcomes for count in outcome.worlds]
+    exact = sum(outcome.exact for outcome in outcomes)
+    exact_games = sum(outcome.exact > 0 for outcome in outcomes)
     print(f"{args.level} {search} budget {args.budget} s, {args.players} players, seeds from {args.seed}")
     print(
         f"  win share {wins / len(outcomes):.3f} [{low:.3f}, {high:.3f}] over {len(outcomes)} games; "
         f"split deals {split:.2f}; median {statistics.median(seconds) * 1e3:.1f} ms a move; "
         + (f"worlds per contested move: median {statistics.median(worlds)}, " if worlds else "")
-        + f"{elapsed:.0f} s"
+        + f"moves decided by the exact count: {exact} in {exact_games} games; {elapsed:.0f} s"
     )
 
 
