@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python bench/expert_bench.py --games 200 --seed 10000 --budget 0.1 [--horizon 3]
      [--worlds N] [--overrule-at 1.5] [--overrule-margin 0.01] [--evidence 1.0] [--endgame-rack 5]
-     [--endgame-horizon 8] [--exact-rack 4] [--threat-worlds 8] [--players 2] [--level expert] [--workers 1] [--out FILE]
+     [--endgame-horizon 8] [--exact-rack 4] [--threat-worlds 8] [--greedy-above N] [--players 2] [--level expert] [--workers 1] [--out FILE]
 
 Deal ``seed + d`` is played once per rotation of the seats, the expert in one
 seat and greedy bots in the others (as the arena does), so settings measured
@@ -11,7 +11,10 @@ on the same seeds meet the same deals. Prints the expert's win share with its
 one: what mirroring cancels), the expert's median seconds per move and the
 worlds it played out per contested move. Each game's end is printed as it
 comes; ``--out`` writes one JSON line per game (deal, expert's seat,
-winner), for pairing two runs deal by deal.
+winner, moves the exact end-game count decided), for pairing two runs deal
+by deal. ``--greedy-above N`` has the measured bot play greedy's move while
+its own rack holds more than N tiles, to measure the end game alone in the
+positions greedy play reaches.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ class Task:
     budget: float
     search: Search
     level: str  # "expert", or another level to measure the same way
+    greedy_above: int | None  # the bot plays greedy while its own rack holds more tiles
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,12 +65,13 @@ def play(task: Task) -> Outcome:
     seconds: list[float] = []
     while not game.is_over:
         seat = game.turn
-        if seat == task.seat:
+        view = game.view(seat)
+        if seat == task.seat and (task.greedy_above is None or len(game.rack(seat)) <= task.greedy_above):
             started = time.perf_counter()
-            action = bot.choose(game.view(seat))
+            action = bot.choose(view)
             seconds.append(time.perf_counter() - started)
         else:
-            action = greedy.choose(game.view(seat))
+            action = greedy.choose(view)
         game.apply(action)
     assert game.result is not None
     worlds = tuple(bot.worlds_played) if isinstance(bot, ExpertBot) else ()
@@ -102,6 +107,9 @@ def main() -> None:
         help="count the next draws exactly once the own rack holds this many tiles or fewer; -1: never",
     )
     parser.add_argument("--threat-worlds", type=int, default=defaults.threat_worlds)
+    parser.add_argument(
+        "--greedy-above", type=int, help="play greedy while the bot's own rack holds more than this many tiles"
+    )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", help="write one JSON line per game here")
     args = parser.parse_args()
@@ -119,7 +127,7 @@ def main() -> None:
     )
     deals = -(-args.games // args.players)
     tasks = [
-        Task(args.seed + deal, seat, args.players, args.budget, search, args.level)
+        Task(args.seed + deal, seat, args.players, args.budget, search, args.level, args.greedy_above)
         for deal in range(deals)
         for seat in range(args.players)
     ]
@@ -149,10 +157,11 @@ def main() -> None:
     worlds = [count for outcome in outcomes for count in outcome.worlds]
     exact = sum(outcome.exact for outcome in outcomes)
     exact_games = sum(outcome.exact > 0 for outcome in outcomes)
-    print(f"{args.level} {search} budget {args.budget} s, {args.players} players, seeds from {args.seed}")
+    above = "" if args.greedy_above is None else f" (greedy above {args.greedy_above} tiles)"
+    print(f"{args.level}{above} {search} budget {args.budget} s, {args.players} players, seeds from {args.seed}")
     print(
         f"  win share {wins / len(outcomes):.3f} [{low:.3f}, {high:.3f}] over {len(outcomes)} games; "
-        f"split deals {split:.2f}; median {statistics.median(seconds) * 1e3:.1f} ms a move; "
+        f"split deals {split:.2f}; median {statistics.median(seconds or [0.0]) * 1e3:.1f} ms a move; "
         + (f"worlds per contested move: median {statistics.median(worlds)}, " if worlds else "")
         + f"moves decided by the exact count: {exact} in {exact_games} games; {elapsed:.0f} s"
     )
