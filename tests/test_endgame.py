@@ -10,6 +10,7 @@ from tilerummy.bots.endgame import Outlook, RackFits, best_ending, draw_chance
 from tilerummy.bots.expert import ExpertBot, Search
 from tilerummy.bots.network import DRAW, Candidate
 from tilerummy.bots.worlds import unseen_tiles
+from tilerummy.rules import Rules
 from tilerummy.solver import solve
 from tilerummy.tiles import parse_tiles
 
@@ -27,9 +28,9 @@ def fits_for(game: Game) -> RackFits:
     return RackFits(game.rules, never_late, 1.0)
 
 
-def opened(rack: str, opening: str) -> Game:
+def opened(rack: str, opening: str, rules: Rules | None = None) -> Game:
     """Seat 0 has laid ``opening`` from ``rack``; seat 1 drew; seat 0 is to move."""
-    game = scenario([f"{opening} {rack}", CROWDED])
+    game = scenario([f"{opening} {rack}", CROWDED], rules=rules)
     game.play(0, opening)
     game.draw(1)
     return game
@@ -48,6 +49,19 @@ def test_the_chance_of_a_draw_is_counted_exactly_over_the_unseen_copies() -> Non
         draw_chance(parse_tiles("R5 R6"), view.table, unseen, fits_for(game), melded=True, at_least=Fraction(1, 10))
         is None
     )
+
+
+def test_the_count_follows_the_rules_preset() -> None:
+    # Where runs wrap round from 13 to 1, R1 completes R12 R13 too.
+    rules = Rules.preset("house")
+    assert rules.wrap
+    game = opened("R12 R13", "K10 K11 K12", rules)
+    view = game.view(0)
+    unseen = Counter(unseen_tiles(view))
+    chance = draw_chance(parse_tiles("R12 R13"), view.table, unseen, fits_for(game), melded=True)
+    assert chance == Fraction(6, 101)  # R11, R1 and the jokers
+    plain = opened("R12 R13", "K10 K11 K12")
+    assert draw_chance(parse_tiles("R12 R13"), view.table, unseen, fits_for(plain), melded=True) == Fraction(4, 101)
 
 
 def test_a_draw_the_unseen_copies_make_likelier_counts_them() -> None:

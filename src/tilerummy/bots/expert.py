@@ -16,6 +16,12 @@ world meets the same draws. It plays the next turns of each world with the
 greedy solver for everyone and scores where the play-out stopped with a win
 probability fitted on games of greedy players (:mod:`.win_model`).
 
+Once its own rack is small (:attr:`Search.exact_rack`), the bot first
+counts, exactly, each candidate's chance of going out after its own next
+draw (:mod:`.endgame`), and plays the best of them; the worlds decide only
+when no candidate has any chance, or when the count would not finish within
+the budget.
+
 Every candidate is tried in the same worlds, so the comparison is not
 drowned in the luck of the deal; a candidate that falls clearly behind the
 leader (by more than two standard errors of their paired differences)
