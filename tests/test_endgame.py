@@ -160,3 +160,17 @@ def test_the_count_repeats_for_the_same_seed() -> None:
     first, second = ExpertBot(seed=5, budget=100.0), ExpertBot(seed=5, budget=100.0)
     assert first.choose(game.view(0)) == second.choose(game.view(0))
     assert first.exact_moves == second.exact_moves == 1
+
+
+def test_a_count_with_nothing_to_say_leaves_the_search_as_it_was() -> None:
+    # Y13 is left whatever is played, and no one draw places it; the opponent
+    # holds five tiles, so the count deals worlds to look for its threat.
+    game = scenario(["K9 K10 K11 R7 B7 Y7 Y13", "Y1 Y2 Y3 B4"])
+    game.play(0, "K9 K10 K11")
+    game.draw(1)
+    counting = ExpertBot(seed=7, budget=100.0, search=Search(worlds=5))
+    searching = ExpertBot(seed=7, budget=100.0, search=Search(worlds=5, exact_rack=None))
+    assert counting.choose(game.view(0)) == searching.choose(game.view(0))
+    assert counting.exact_moves == 0 and counting.worlds_played == searching.worlds_played == [5]
+    # The same worlds were dealt: the search's random state moved alike.
+    assert counting._rng.getstate() == searching._rng.getstate()

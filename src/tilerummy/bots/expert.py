@@ -129,6 +129,9 @@ class ExpertBot:
         network: PolicyNetwork | None = None,
     ) -> None:
         self._rng = random.Random(seed)
+        # The end-game count deals its own worlds, so that counting leaves the
+        # search's worlds as they would be without it.
+        self._threat_rng = random.Random(f"{seed} threat")
         self.budget = budget
         self.search = search or Search()
         # The time the budget is counted on (tests give one they move themselves).
@@ -182,7 +185,7 @@ class ExpertBot:
         """The candidate the exact count of the next draws prefers; None when it has nothing to say in time."""
         fits = RackFits(view.rules, self._clock, deadline)
         try:
-            danger = threat(view, unseen, self._rng, fits, self.search.threat_worlds, self.search.evidence)
+            danger = threat(view, unseen, self._threat_rng, fits, self.search.threat_worlds, self.search.evidence)
             found = best_ending(view, options, unseen, fits, danger)
         except OutOfTime:
             return None
