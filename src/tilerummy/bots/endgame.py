@@ -23,7 +23,7 @@ are close.
 Meanwhile an opponent may go out first. The chance of that in one round is
 guessed from a few worlds dealt as the search deals them (:mod:`.worlds`):
 the share of them in which an opponent holding few tiles could lay all of
-them on the table. A chance that comes one round later counts for that much
+them on the table as it is now. A chance that comes one round later counts for that much
 less: the candidate worth the most is played, the fewest tiles left and the
 earlier candidate (the network's choice first) breaking ties. When no
 candidate has any chance the count has nothing to say, and the bot searches
