@@ -161,10 +161,15 @@ def main() -> None:
     print(f"{args.level}{above} {search} budget {args.budget} s, {args.players} players, seeds from {args.seed}")
     print(
         f"  win share {wins / len(outcomes):.3f} [{low:.3f}, {high:.3f}] over {len(outcomes)} games; "
-        f"split deals {split:.2f}; median {statistics.median(seconds or [0.0]) * 1e3:.1f} ms a move; "
+        f"split deals {split:.2f}; median {statistics.median(seconds or [0.0]) * 1e3:.1f} ms a move "
+        f"(p95 {_p95(seconds) * 1e3:.1f} ms); "
         + (f"worlds per contested move: median {statistics.median(worlds)}, " if worlds else "")
         + f"moves decided by the exact count: {exact} in {exact_games} games; {elapsed:.0f} s"
     )
+
+
+def _p95(seconds: list[float]) -> float:
+    return statistics.quantiles(seconds, n=20)[-1] if len(seconds) > 1 else sum(seconds)
 
 
 if __name__ == "__main__":
