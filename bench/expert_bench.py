@@ -8,8 +8,8 @@ Deal ``seed + d`` is played once per rotation of the seats, the expert in one
 seat and greedy bots in the others (as the arena does), so settings measured
 on the same seeds meet the same deals. Prints the expert's win share with its
 95% Wilson interval, the share of deals whose games split (each side won
-one: what mirroring cancels), the expert's median seconds per move and the
-worlds it played out per contested move. Each game's end is printed as it
+one: what mirroring cancels), the expert's median and 95th-percentile seconds
+per move and the worlds it played out per contested move. Each game's end is printed as it
 comes; ``--out`` writes one JSON line per game (deal, expert's seat,
 winner, moves the exact end-game count decided), for pairing two runs deal
 by deal. ``--greedy-above N`` has the measured bot play greedy's move while
