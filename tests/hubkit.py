@@ -295,6 +295,9 @@ class StoreWrapper:
     def stored_version(self) -> int:
         return self.inner.stored_version()
 
+    def hold(self, code: str, holder: str) -> None:
+        self.inner.hold(code, holder)
+
     def rooms(self, *, active_only: bool) -> list[dict[str, Any]]:
         return self.inner.rooms(active_only=active_only)
 

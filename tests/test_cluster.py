@@ -4,13 +4,17 @@ players connected to either; a room moving when its owner stops; Redis restartin
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from starlette.requests import Request
 
+from tilerummy.server.app import room_info
 from tilerummy.server.cluster import ClusterNode
 
 from .clusterkit import (
@@ -91,6 +95,32 @@ def test_players_of_one_room_on_two_processes_play_it_to_the_end(database: str) 
     asyncio.run(main())
 
 
+def test_every_process_describes_every_room_as_its_owner_does(database: str) -> None:
+    redis, prefix = redis_url(), new_prefix()
+
+    async def described(node: ClusterNode, code: str) -> tuple[int, Message]:
+        scope = {"type": "http", "app": SimpleNamespace(state=SimpleNamespace(hub=node.hub, cluster=node))}
+        response = await room_info(Request({**scope, "path_params": {"code": code.lower()}}))
+        return response.status_code, json.loads(bytes(response.body))
+
+    async def main() -> None:
+        async with running_node(database, redis, prefix) as one, running_node(database, redis, prefix) as two:
+            ana, _, _ = await started_game(one, two, "Ana", "Bruno")
+            assert ana.code is not None and ana.code not in two.hub.rooms
+            owner_says = await described(one, ana.code)
+            assert owner_says[0] == 200
+            assert owner_says[1]["status"] == "playing"
+            assert [seat["name"] for seat in owner_says[1]["seats"]] == ["Ana", "Bruno"]
+            assert await described(two, ana.code) == owner_says
+            assert (await described(two, "NOSUCH"))[1]["error"] == "no_such_room"
+            # An owner that stopped answering: a clear refusal, not a wait without end.
+            await halt(one)
+            status, body = await described(two, ana.code)
+            assert (status, body["error"]) == (503, "room_unavailable")
+
+    asyncio.run(main())
+
+
 def test_the_lobby_and_quick_match_see_the_rooms_of_every_process(database: str) -> None:
     redis, prefix = redis_url(), new_prefix()
 
@@ -140,6 +170,49 @@ def test_a_room_moves_when_its_process_stops_and_its_players_keep_playing(databa
             assert await stored_moves(two, game_id) == before + after
             own_views_only(bruno)
             own_views_only(ana_again)
+
+    asyncio.run(main())
+
+
+def test_a_process_cut_off_from_redis_cannot_write_a_room_another_took_over(database: str) -> None:
+    redis, prefix = redis_url(), new_prefix()
+
+    async def main() -> None:
+        async with running_node(database, redis, prefix) as one, running_node(database, redis, prefix) as two:
+            ana, bruno = await ClusterPlayer.connect(one, "Ana"), await ClusterPlayer.connect(one, "Bruno")
+            joined = await ana.create([{"kind": "person"}] * 2, rules={"preset": "casual"}, public=False)
+            await bruno.join(joined["code"])
+            first = (await ana.request({"type": "start_game"}))["game"]
+            code, game_id = joined["code"], first["game_id"]
+            game, before = await play(seats(ana, bruno), first, 6)
+
+            # Cut off: the first process no longer renews its lease or hears the others, while
+            # its players still reach it; its lease runs out and the second takes the room over.
+            for task in one._loops:
+                task.cancel()
+            await one.leases.release([code])
+            await until(lambda: code in two.hub.rooms, "the room to be taken over")
+            assert code in one.hub.rooms
+
+            # The next move on the cut-off process is refused, not written, and its players are sent on.
+            mover = seats(ana, bruno)[game["turn"]]
+            answer = await mover.request({"type": "draw" if game["pool_size"] else "pass"})
+            assert (answer["type"], answer["reason"]) == ("error", "server_error"), answer
+            await mover.wait_for(lambda message: message.get("reason") == "room_moved")
+            assert code not in one.hub.rooms
+            assert await stored_moves(two, game_id) == before
+
+            # Back with their tokens at the new owner, they play on from what was stored.
+            ana_again, bruno_again = await ClusterPlayer.connect(two, "Ana"), await ClusterPlayer.connect(two, "Bruno")
+            await ana_again.join(code, token=ana.token)
+            await bruno_again.join(code, token=bruno.token)
+            snapshot = await bruno_again.wait_for(
+                lambda message: message["type"] == "snapshot" and message["game"] is not None
+            )
+            assert snapshot["game"]["moves"] == game["moves"]
+            game, after = await play(seats(ana_again, bruno_again), snapshot["game"], 400)
+            assert game["result"] is not None
+            assert await stored_moves(two, game_id) == before + after
 
     asyncio.run(main())
 

@@ -46,7 +46,7 @@ from starlette.websockets import WebSocket
 from .. import __version__
 from .botpool import BotPool
 from .clock import Clock, Timers, sleep, wall_clock
-from .cluster import ClusterNode
+from .cluster import ClusterNode, RedisDown, RoomUnanswered
 from .connection import Connection
 from .gate import Gate
 from .hub import Hub
@@ -149,10 +149,21 @@ async def stats(request: Request) -> Response:
 
 async def room_info(request: Request) -> Response:
     hub = _hub(request)
-    room = hub.rooms.get(str(request.path_params["code"]).upper())
-    if room is None:
+    code = str(request.path_params["code"]).upper()
+    node: ClusterNode | None = request.app.state.cluster
+    if (room := hub.rooms.get(code)) is not None:
+        state: dict[str, Any] | None = room.state(hub.clock()).model_dump()
+    elif node is None:
+        state = None
+    else:
+        # Any process of a cluster answers for every room: the owner describes it.
+        try:
+            state = await node.room_state(code)
+        except (RoomUnanswered, RedisDown):
+            return _error(503, "room_unavailable", "the server that holds this room did not answer: try again")
+    if state is None:
         return _error(404, "no_such_room", "no room has this code")
-    return JSONResponse(room.state(hub.clock()).model_dump())
+    return JSONResponse(state)
 
 
 async def room_games(request: Request) -> Response:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from .. import __version__
@@ -58,7 +59,7 @@ from .protocol import (
 )
 from .rooms import Room, RoomError
 from .seating import Seating
-from .store import Change, Store, StoreError
+from .store import Change, RoomHeldElsewhere, Store, StoreError
 from .turns import Turns
 from .writer import Writer
 
@@ -214,12 +215,19 @@ class Hub:
         """Run a read of the store in a thread, off the event loop."""
         return await asyncio.get_running_loop().run_in_executor(None, work)
 
-    async def write(self, change: Change) -> None:
-        """Store the change; returns once it is committed, so it may be announced.
+    async def write(self, change: Change, *, room: str) -> None:
+        """Store the change to ``room``; returns once it is committed, so it may be announced.
 
-        :raises StoreError: the change could not be written.
+        :raises StoreError: the change could not be written; :class:`.store.RoomHeldElsewhere`
+            when another process of the cluster took the room over (this one stops serving it).
         """
-        await self.writer.write(change)
+        holder = self.placement.holder
+        try:
+            await self.writer.write(change if holder is None else replace(change, holder=(room, holder)))
+        except RoomHeldElsewhere:
+            # Once the caller has undone its change and answered.
+            asyncio.get_running_loop().call_soon(self.placement.moved, room)
+            raise
 
     def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         """Run a coroutine as a task the hub cancels when it closes."""

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 
 
 class Placement(Protocol):
+    #: Who writes this process's rooms, as the store knows it (None: the only process).
+    holder: str | None
+
     async def claim(self, code: str) -> bool:
         """Make a new room's code this process's; False when another process has it."""
         ...
@@ -28,6 +31,10 @@ class Placement(Protocol):
 
     async def settled(self, code: str) -> None:
         """Return once a room this process is taking over is served (at once when it is not)."""
+        ...
+
+    def moved(self, code: str) -> None:
+        """Another process serves the room now: stop serving it here, and send its people there."""
         ...
 
 
@@ -44,6 +51,8 @@ class Router(Protocol):
 class LocalPlacement:
     """One process: every code the process does not use itself is free."""
 
+    holder: str | None = None
+
     async def claim(self, code: str) -> bool:
         return True
 
@@ -52,3 +61,6 @@ class LocalPlacement:
 
     async def settled(self, code: str) -> None:
         return None
+
+    def moved(self, code: str) -> None:
+        raise AssertionError("a single process's rooms never move")

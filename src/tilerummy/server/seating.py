@@ -281,7 +281,8 @@ class Seating:
                 Change(
                     room=(room.code, room.status, room.to_data(), now),
                     new_game=NewGame(room.game_id, room.code, header, now),
-                )
+                ),
+                room=room.code,
             )
         except StoreError:
             room.game, room.game_id, room.games_played, room.status, room.fairness, room.match_scores = previous
@@ -292,7 +293,7 @@ class Seating:
         hub.turns.schedule(room)
 
     async def save_room(self, room: Room) -> None:
-        await self.hub.write(Change(room=(room.code, room.status, room.to_data(), self.hub.clock())))
+        await self.hub.write(Change(room=(room.code, room.status, room.to_data(), self.hub.clock())), room=room.code)
 
     def lobby(self) -> list[dict[str, object]]:
         """The public rooms: open ones first (oldest first), then games being played."""
@@ -331,5 +332,5 @@ class Seating:
         runtime = self.hub.runtime.pop(room.code)
         runtime.cancel_all()
         del self.hub.rooms[room.code]
-        await self.hub.write(Change(room=(room.code, "closed", room.to_data(), self.hub.clock())))
+        await self.hub.write(Change(room=(room.code, "closed", room.to_data(), self.hub.clock())), room=room.code)
         self.hub.placement.released(room.code)

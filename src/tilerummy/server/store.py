@@ -56,6 +56,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (game, idx))""",
         "CREATE INDEX IF NOT EXISTS games_by_room ON games (room)",
     ),
+    # 2: which process of a cluster may write each room (see Change.holder).
+    ("CREATE TABLE IF NOT EXISTS room_holders (code TEXT PRIMARY KEY, holder TEXT NOT NULL)",),
     # A change to the schema is a new step here, never an edit of an old one.
 )
 #: The version this code writes and reads.
@@ -66,6 +68,14 @@ SCHEMA_LOCK = 0x7469_6C65
 
 class StoreError(TilerummyError):
     """The database could not be opened or written."""
+
+
+class RoomHeldElsewhere(StoreError):
+    """Another process of the cluster holds the room now: this one may not write it."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(f"room {code} is held by another server now")
+        self.code = code
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +109,11 @@ class Change:
     new_game: NewGame | None = None
     actions: Sequence[NewAction] = field(default_factory=tuple)
     finished: FinishedGame | None = None
+    #: (room code, process): written only while that process holds the room, as a cluster's
+    #: processes write. The first such write of a room makes the process its holder; another
+    #: process becomes the holder only by taking the room over (:meth:`Store.hold`), after
+    #: which this one's writes are refused whole (:class:`RoomHeldElsewhere`).
+    holder: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +144,11 @@ class Store(Protocol):
         ...
 
     def stored_version(self) -> int: ...
+
+    def hold(self, code: str, holder: str) -> None:
+        """Make ``holder`` the only process that may write the room from now on: a write
+        of the previous holder being committed finishes first, any later one is refused."""
+        ...
 
     def rooms(self, *, active_only: bool) -> list[dict[str, Any]]: ...
 
@@ -208,6 +228,23 @@ class _SqlStore:
     def commit(self, change: Change) -> None:
         self.commit_many([change])
 
+    def hold(self, code: str, holder: str) -> None:
+        with self._lock:
+            connection = self._connection()
+            try:
+                connection.execute(
+                    self._sql(
+                        "INSERT INTO room_holders (code, holder) VALUES (?, ?) "
+                        "ON CONFLICT (code) DO UPDATE SET holder = excluded.holder"
+                    ),
+                    (code, holder),
+                )
+                connection.commit()
+            except Exception as error:
+                with contextlib.suppress(Exception):
+                    connection.rollback()
+                raise StoreError(f"could not write to the database: {error}") from error
+
     def commit_many(self, changes: Sequence[Change]) -> None:
         with self._lock:
             connection = self._connection()
@@ -218,9 +255,24 @@ class _SqlStore:
             except Exception as error:
                 with contextlib.suppress(Exception):
                     connection.rollback()
+                if isinstance(error, RoomHeldElsewhere):
+                    raise
                 raise StoreError(f"could not write to the database: {error}") from error
 
     def _write(self, connection: Any, change: Change) -> None:
+        if change.holder is not None:
+            # First, so that the row stays locked (PostgreSQL) until the commit: a takeover
+            # waits for this write, or this write sees the takeover and is refused.
+            code, holder = change.holder
+            claimed = connection.execute(
+                self._sql(
+                    "INSERT INTO room_holders (code, holder) VALUES (?, ?) ON CONFLICT (code) "
+                    "DO UPDATE SET holder = excluded.holder WHERE room_holders.holder = excluded.holder"
+                ),
+                (code, holder),
+            )
+            if claimed.rowcount == 0:
+                raise RoomHeldElsewhere(code)
         if change.room is not None:
             code, status, data, updated_at = change.room
             connection.execute(

@@ -70,7 +70,7 @@ class Turns:
                 await self.apply_due_timeouts(room)
             return False
         try:
-            await self.hub.write(change)
+            await self.hub.write(change, room=room.code)
         except StoreError:
             log.exception("room %s: an action could not be stored; it is undone", room.code)
             game.pop()

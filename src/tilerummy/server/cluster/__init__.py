@@ -11,7 +11,7 @@ its rooms over from the events in PostgreSQL (:mod:`.node`), and the visits
 follow each room to its new owner. ``docs/deploy.md`` tells how to run it.
 """
 
-from .link import ClusterError, check_redis
-from .node import ClusterNode
+from .link import ClusterError, RedisDown, check_redis
+from .node import ClusterNode, RoomUnanswered
 
-__all__ = ["ClusterError", "ClusterNode", "check_redis"]
+__all__ = ["ClusterError", "ClusterNode", "RedisDown", "RoomUnanswered", "check_redis"]

@@ -40,11 +40,17 @@ log = logging.getLogger("tilerummy.server.cluster")
 #: no lease before it is taken (a lease being put back after a Redis restart is not missing).
 SCAN_SECONDS = 0.5
 ORPHAN_SECONDS = 1.0
+#: Seconds a process waits for another to describe one of its rooms.
+ASK_SECONDS = 2.0
 #: Seconds between two looks at where the visits' rooms are.
 FOLLOW_SECONDS = 0.5
 #: The prefix of every Redis key and channel of the cluster.
 DEFAULT_PREFIX = "tilerummy"
 _FOR_GUESTS = {"open", "text", "close"}
+
+
+class RoomUnanswered(Exception):
+    """The process that owns a room did not describe it in time."""
 
 
 def new_node_id() -> str:
@@ -56,6 +62,7 @@ class ClusterNode:
         self.url = url
         self.prefix = prefix
         self.node = node or new_node_id()
+        self.holder: str | None = self.node
         self.link = Link(redis_client(url))
         self.leases = Leases(self.link, prefix, self.node)
         self.relay = Relay(self.link, url, prefix, self.node, self._on_frame)
@@ -70,6 +77,8 @@ class ClusterNode:
         #: Rooms taken over from stopped processes, and rooms given up to another process.
         self.adopted = 0
         self.lost = 0
+        #: Descriptions of other processes' rooms asked for and not answered yet, by question.
+        self._asked: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
 
     @property
     def hub(self) -> Hub:
@@ -104,9 +113,50 @@ class ClusterNode:
     def released(self, code: str) -> None:
         self.hub.spawn(self._release(code))
 
+    def moved(self, code: str) -> None:
+        if code not in self.hub.rooms:
+            return
+        self.lost += 1
+        log.warning("room %s: another server owns it now; its connections here reconnect there", code)
+        for member in self.hub.drop(code):
+            member.send(refusal("room_moved", "the room moved to another server: reconnect to take your seat back"))
+            member.outbox.close(CLOSE_TRY_AGAIN_LATER, "room_moved")
+
     async def _release(self, code: str) -> None:
         with contextlib.suppress(RedisDown):
             await self.leases.release([code])
+
+    # --- Rooms owned elsewhere ------------------------------------------------------------
+
+    async def room_state(self, code: str) -> dict[str, Any] | None:
+        """A room's state as its owner sees it now, wherever it is served; None when no
+        process serves it (no such room, or it is over).
+
+        :raises RoomUnanswered: the owner did not answer in time.
+        :raises RedisDown: Redis could not be asked who owns it.
+        """
+        await self.settled(code)
+        hub = self.hub
+        if (room := hub.rooms.get(code)) is not None:
+            return room.state(hub.clock()).model_dump()
+        owner = (await self.leases.owners([code]))[code]
+        if owner is None or owner == self.node:
+            return None
+        question = secrets.token_hex(8)
+        answer: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
+        self._asked[question] = answer
+        self.relay.post(owner, "describe", question, [self.node, code])
+        try:
+            return await asyncio.wait_for(answer, ASK_SECONDS)
+        except TimeoutError:
+            raise RoomUnanswered(code) from None
+        finally:
+            self._asked.pop(question, None)
+
+    def _describe(self, question: str, asker: str, code: str) -> None:
+        hub = self.hub
+        room = hub.rooms.get(code)
+        self.relay.post(asker, "described", question, None if room is None else room.state(hub.clock()).model_dump())
 
     # --- Life cycle ---------------------------------------------------------------------
 
@@ -168,11 +218,7 @@ class ClusterNode:
 
     async def _renew(self) -> None:
         for code in await self.leases.renew(sorted(self.hub.rooms)):
-            self.lost += 1
-            log.warning("room %s: another server owns it now; its connections here reconnect there", code)
-            for member in self.hub.drop(code):
-                member.send(refusal("room_moved", "the room moved to another server: reconnect to take your seat back"))
-                member.outbox.close(CLOSE_TRY_AGAIN_LATER, "room_moved")
+            self.moved(code)
 
     async def _beat(self) -> None:
         await self.directory.beat()
@@ -210,6 +256,8 @@ class ClusterNode:
 
     async def _adopt(self, code: str) -> None:
         hub = self.hub
+        # Before reading: the stopped (or cut off) owner's writes end here, so none can follow what is read.
+        await hub.read(lambda: hub.store.hold(code, self.node))
         data = await hub.read(lambda: hub.store.room(code))
         if data is None or data.get("status") == "closed" or code in hub.rooms:
             await self.leases.release([code])
@@ -220,7 +268,14 @@ class ClusterNode:
 
     def _on_frame(self, frame: Frame) -> None:
         kind, session, payload = frame
-        if kind in _FOR_GUESTS:
+        if kind == "describe":
+            asker, code = payload
+            self._describe(session, str(asker), str(code))
+        elif kind == "described":
+            answer = self._asked.get(session)
+            if answer is not None and not answer.done():
+                answer.set_result(payload)
+        elif kind in _FOR_GUESTS:
             self.guests.on_frame(kind, session, payload)
         else:
             self.router.on_frame(kind, session, payload)
