@@ -16,6 +16,12 @@ world meets the same draws. It plays the next turns of each world with the
 greedy solver for everyone and scores where the play-out stopped with a win
 probability fitted on games of greedy players (:mod:`.win_model`).
 
+Once its own rack is small (:attr:`Search.exact_rack`), the bot first
+counts, exactly, each candidate's chance of going out after its own next
+draw (:mod:`.endgame`), and plays the best of them; the worlds decide only
+when no candidate has any chance, or when the count would not finish within
+the budget.
+
 Every candidate is tried in the same worlds, so the comparison is not
 drowned in the luck of the deal; a candidate that falls clearly behind the
 leader (by more than two standard errors of their paired differences)
@@ -42,6 +48,7 @@ from ..rules import Rules
 from ..solver import Solution, candidates, solve
 from ..tiles import Tile
 from ._common import own_rack, play_or_draw
+from .endgame import OutOfTime, RackFits, best_ending, threat
 from .hard import HardBot
 from .holding import holding_back
 from .network import DRAW, Candidate, PolicyNetwork
@@ -83,6 +90,13 @@ class Search:
     fewer (None: at every move); before that it makes the network's choice at once,
     since greedy play-outs of a few turns cannot see what holding tiles for a
     large final play is worth, while the network learned it.
+    ``exact_rack``: once the bot's own rack holds this many tiles or fewer, its
+    chance of going out after its next draw is counted exactly for every
+    candidate (:mod:`.endgame`), and the best of them is played; the worlds are
+    searched only when no candidate has any chance or the count would not
+    finish in time (None: never count).
+    ``threat_worlds``: the guessed worlds in which the count looks for an
+    opponent about to go out.
     """
 
     horizon: int = 3
@@ -93,6 +107,8 @@ class Search:
     overrule_margin: float = 0.01
     evidence: float = EVIDENCE_STRENGTH
     contest_rack: int | None = 6
+    exact_rack: int | None = 4
+    threat_worlds: int = 8
 
 
 class ExpertBot:
@@ -113,6 +129,9 @@ class ExpertBot:
         network: PolicyNetwork | None = None,
     ) -> None:
         self._rng = random.Random(seed)
+        # The end-game count deals its own worlds, so that counting leaves the
+        # search's worlds as they would be without it.
+        self._threat_rng = random.Random(f"{seed} threat")
         self.budget = budget
         self.search = search or Search()
         # The time the budget is counted on (tests give one they move themselves).
@@ -120,6 +139,8 @@ class ExpertBot:
         self._default = HardBot(network=network)
         #: How many worlds each contested move was played out in (for benchmarks).
         self.worlds_played: list[int] = []
+        #: How many moves the exact end-game count decided (for benchmarks).
+        self.exact_moves = 0
 
     def choose(self, view: PlayerView) -> Action:
         started = self._clock()
@@ -130,11 +151,16 @@ class ExpertBot:
         options = self.candidates(view)
         if len(options) == 1:
             return play_or_draw(view, options[0].table)
-        race = _Race(len(options), search)
         unseen = unseen_tiles(view)
+        deadline = started + self.budget
+        if search.exact_rack is not None and len(own_rack(view)) <= search.exact_rack:
+            counted = self._count_endings(view, options, unseen, deadline)
+            if counted is not None:
+                self.exact_moves += 1
+                return play_or_draw(view, options[counted].table)
+        race = _Race(len(options), search)
         clues = evidence(view)
         horizon = search.endgame_horizon if min(view.rack_sizes) <= search.endgame_rack else search.horizon
-        deadline = started + self.budget
         # A world counts only once every candidate still racing was played out
         # in it, so that all are compared on the same worlds; with none (no
         # time), the default.
@@ -152,6 +178,18 @@ class ExpertBot:
             race.record(outcomes)
         self.worlds_played.append(race.worlds)
         return play_or_draw(view, options[race.choice()].table)
+
+    def _count_endings(
+        self, view: PlayerView, options: list[Candidate], unseen: list[Tile], deadline: float
+    ) -> int | None:
+        """The candidate the exact count of the next draws prefers; None when it has nothing to say in time."""
+        fits = RackFits(view.rules, self._clock, deadline)
+        try:
+            danger = threat(view, unseen, self._threat_rng, fits, self.search.threat_worlds, self.search.evidence)
+            found = best_ending(view, options, unseen, fits, danger)
+        except OutOfTime:
+            return None
+        return None if found is None else found[0]
 
     def candidates(self, view: PlayerView) -> list[Candidate]:
         """The plays worth weighing: the network's choice (the default) first;
