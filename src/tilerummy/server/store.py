@@ -20,7 +20,7 @@ import contextlib
 import json
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -229,28 +229,29 @@ class _SqlStore:
         self.commit_many([change])
 
     def hold(self, code: str, holder: str) -> None:
-        with self._lock:
-            connection = self._connection()
-            try:
-                connection.execute(
-                    self._sql(
-                        "INSERT INTO room_holders (code, holder) VALUES (?, ?) "
-                        "ON CONFLICT (code) DO UPDATE SET holder = excluded.holder"
-                    ),
-                    (code, holder),
-                )
-                connection.commit()
-            except Exception as error:
-                with contextlib.suppress(Exception):
-                    connection.rollback()
-                raise StoreError(f"could not write to the database: {error}") from error
+        self._transaction(
+            lambda connection: connection.execute(
+                self._sql(
+                    "INSERT INTO room_holders (code, holder) VALUES (?, ?) "
+                    "ON CONFLICT (code) DO UPDATE SET holder = excluded.holder"
+                ),
+                (code, holder),
+            )
+        )
 
     def commit_many(self, changes: Sequence[Change]) -> None:
+        def write_all(connection: Any) -> None:
+            for change in changes:
+                self._write(connection, change)
+
+        self._transaction(write_all)
+
+    def _transaction(self, work: Callable[[Any], object]) -> None:
+        """Run ``work`` on the connection and commit, or roll back and raise :class:`StoreError`."""
         with self._lock:
             connection = self._connection()
             try:
-                for change in changes:
-                    self._write(connection, change)
+                work(connection)
                 connection.commit()
             except Exception as error:
                 with contextlib.suppress(Exception):
