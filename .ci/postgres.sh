@@ -9,19 +9,10 @@ database=tilerummy_test
 port=${TILERUMMY_PG_PORT:-5432}
 
 log() { echo "postgres.sh: $*" >&2; }
+. "$(dirname "$0")/apt.sh"
 
 if ! command -v pg_ctlcluster >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
-    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-        log "no PostgreSQL and no way to install it"
-        exit 0
-    fi
-    log "installing PostgreSQL"
-    export DEBIAN_FRONTEND=noninteractive
-    timeout 600 apt-get update -qq >&2 || true
-    if ! timeout 900 apt-get install -y -qq postgresql >&2; then
-        log "could not install PostgreSQL"
-        exit 0
-    fi
+    apt_install PostgreSQL postgresql || exit 0
 fi
 
 version=$(ls /usr/lib/postgresql | sort -V | tail -n 1)

@@ -5,19 +5,10 @@
 set -uo pipefail
 
 log() { echo "redis.sh: $*" >&2; }
+. "$(dirname "$0")/apt.sh"
 
 if ! command -v redis-server >/dev/null 2>&1; then
-    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-        log "no redis-server and no way to install it"
-        exit 0
-    fi
-    log "installing Redis"
-    export DEBIAN_FRONTEND=noninteractive
-    timeout 600 apt-get update -qq >&2 || true
-    if ! timeout 900 apt-get install -y -qq redis-server >&2; then
-        log "could not install Redis"
-        exit 0
-    fi
+    apt_install Redis redis-server || exit 0
 fi
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') \
