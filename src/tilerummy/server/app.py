@@ -151,10 +151,9 @@ async def room_info(request: Request) -> Response:
     hub = _hub(request)
     code = str(request.path_params["code"]).upper()
     node: ClusterNode | None = request.app.state.cluster
-    if (room := hub.rooms.get(code)) is not None:
-        state: dict[str, Any] | None = room.state(hub.clock()).model_dump()
-    elif node is None:
-        state = None
+    if node is None:
+        room = hub.rooms.get(code)
+        state = None if room is None else room.state(hub.clock()).model_dump()
     else:
         # Any process of a cluster answers for every room: the owner describes it.
         try:
