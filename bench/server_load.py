@@ -6,7 +6,10 @@ database (the default), or ``--processes 1 2`` to compare one process with a
 cluster of two on the same PostgreSQL (``--db``, a fresh schema each run) and
 Redis (``--redis``, or a ``redis-server`` started here). Each client connects
 to one of the processes at random (seeded), as behind a load balancer, so the
-two players of a room are often on different processes. It opens N rooms of
+two players of a room are often on different processes; one whose room runs
+elsewhere is told the address of that process (``room_server``) and moves there,
+as the browser does, unless ``--stay`` (then its messages are relayed throughout
+the play). It opens N rooms of
 two people and has both clients of every room take turns (each turn a draw,
 or a pass once the pool is empty, after a think time) until each game has
 made its number of moves. It reports the round trip of every action (sent to
@@ -72,6 +75,8 @@ class Results:
     #: Set once every game is set up (or failed): then the measured play begins.
     all_ready: asyncio.Event = field(default_factory=asyncio.Event)
     setup_seconds: float = 0.0
+    #: Clients that moved to their room's process when told to, before the play.
+    moved: int = 0
     #: When the first process was killed (failover runs), and how long each affected client waited.
     killed_at: float | None = None
     failover_waits: list[float] = field(default_factory=list)
@@ -147,6 +152,33 @@ class Player:
         await self.send({"type": "hello", "protocol": 1, "name": self.name})
         await self._direct(connection, "welcome")
         self._reader = asyncio.ensure_future(self._read(connection))
+
+    async def until(self, kind: str) -> dict[str, Any]:
+        """The next message of this type (those before it are passed over)."""
+        while True:
+            message = await asyncio.wait_for(self.inbox.get(), REPLY_SECONDS)
+            if message["type"] == kind:
+                return message
+
+    async def go_to_room_server(self) -> bool:
+        """Once in a room: if told that another process runs it, reconnect there and take the seat
+        back, as the browser does. Whether it moved."""
+        await self.until("snapshot")
+        # The tip follows the snapshot at once; the pong comes after it.
+        await self.reply(await self.send({"type": "ping"}))
+        told = [message for message in self.seen if message["type"] == "room_server"]
+        if not told:
+            return False
+        old, self.connection = self.connection, None
+        assert old is not None and self._reader is not None
+        self._reader.cancel()
+        await old.close()
+        await self.open(told[-1]["url"])
+        joined = await self.reply(await self.send({"type": "join_room", "code": self.code, "token": self.token}))
+        if joined["type"] != "joined":
+            raise RuntimeError(f"{self.name}: taking the seat back on the room's process: {joined}")
+        await self.until("snapshot")
+        return True
 
     async def _direct(self, connection: ClientConnection, kind: str) -> dict[str, Any]:
         """Read the connection itself, before its reader starts, up to a message of this type."""
@@ -229,6 +261,7 @@ class Workload:
     think: float
     ramp: float
     preset: str
+    follow_room_server: bool = True
 
 
 async def play_game(
@@ -261,6 +294,8 @@ async def play_game(
             return
         host.code, host.token = created["code"], created["token"]
         guest.code, guest.token = created["code"], joined["token"]
+        if load.follow_room_server and len(urls) > 1 and await guest.go_to_room_server():
+            results.moved += 1
         players = {created["seat"]: host, joined["seat"]: guest}
         started = await host.reply(await host.send({"type": "start_game"}))
         if started["type"] != "game":
@@ -384,6 +419,8 @@ def run_once(args: argparse.Namespace, processes: int, games: int, redis: str | 
         # Every process of a run is of one cluster, and no other run's.
         cluster = [] if redis is None else ["--redis", redis, "--cluster-name", f"bench-{secrets.token_hex(4)}"]
         for port, log in zip(ports, logs, strict=True):
+            # Each process is reached at its own port: the address it tells is that one.
+            direct = ["--direct-url", f"ws://127.0.0.1:{port}/ws"] if redis is not None else []
             command = [
                 sys.executable,
                 "-m",
@@ -391,6 +428,7 @@ def run_once(args: argparse.Namespace, processes: int, games: int, redis: str | 
                 "serve",
                 *("--port", str(port), "--db", database, "--bot-workers", "0", "--max-rooms", str(games + 10)),
                 *cluster,
+                *direct,
             ]
             with log.open("wb") as output:
                 servers.append(subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT))
@@ -408,7 +446,7 @@ def run_once(args: argparse.Namespace, processes: int, games: int, redis: str | 
                 before["client"] = time.process_time()
 
             urls = [f"ws://127.0.0.1:{port}/ws" for port in ports]
-            load = Workload(games, args.moves, args.think, args.ramp, args.rules)
+            load = Workload(games, args.moves, args.think, args.ramp, args.rules, not args.stay)
             spent_by_killed: list[float] = []
 
             def kill_first() -> None:
@@ -440,6 +478,11 @@ def run_once(args: argparse.Namespace, processes: int, games: int, redis: str | 
         f"think {args.think:g} s, rules {args.rules}; set up in {results.setup_seconds:.1f} s; "
         f"then {actions} actions in {wall:.1f} s ({actions / wall:.0f} actions/s)"
     )
+    if processes > 1:
+        print(
+            f"clients that moved to their room's process when told, before the play: {results.moved}"
+            + (" (--stay: the others' messages are relayed)" if args.stay else "")
+        )
     p99 = percentile(latencies_ms, 0.99) if latencies_ms else None
     if latencies_ms:
         print(
@@ -495,6 +538,11 @@ def main() -> int:
     parser.add_argument("--ramp", type=float, default=50.0, help="games started a second")
     parser.add_argument("--seed", type=int, default=1, help="seed of the think times and of the processes chosen")
     parser.add_argument("--rules", default="standard", metavar="PRESET", help="the games' rules preset")
+    parser.add_argument(
+        "--stay",
+        action="store_true",
+        help="clients stay where they connected when told where their room runs (their messages are relayed)",
+    )
     parser.add_argument("--failover", action="store_true", help="kill the first process during the play")
     parser.add_argument("--kill-after", type=float, default=10.0, metavar="S", help="seconds into the play it dies")
     args = parser.parse_args()

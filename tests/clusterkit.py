@@ -96,10 +96,12 @@ async def eventually(check: Callable[[], Awaitable[bool]], what: str, timeout: f
 
 
 @contextlib.asynccontextmanager
-async def running_node(database: str, redis: str, prefix: str) -> AsyncIterator[ClusterNode]:
+async def running_node(
+    database: str, redis: str, prefix: str, *, direct_url: str | None = None
+) -> AsyncIterator[ClusterNode]:
     """One process of the cluster, in-process: a hub (bots in threads) and its node; stopped afterwards."""
     store = open_store(database)
-    node = ClusterNode(redis, prefix=prefix)
+    node = ClusterNode(redis, prefix=prefix, direct_url=direct_url)
     hub = Hub(store, BotPool(0), placement=node, bot_budget=0.2)
     await node.start(hub)
     try:

@@ -292,3 +292,17 @@ def test_serve_checks_its_address_before_starting(
         taken.listen()
         port = taken.getsockname()[1]
         assert "in use" in refusal(capsys, "serve", "--port", str(port), "--db", database)
+
+
+def test_serve_refuses_a_direct_address_outside_a_cluster_or_malformed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _serve_must_not_start(monkeypatch)
+    database = str(tmp_path / "server.sqlite3")
+    alone = refusal(capsys, "serve", "--port", "0", "--db", database, "--direct-port", "9101")
+    assert alone.endswith("serve: --direct-port and --direct-url are for a cluster: add --redis\n")
+    redis = ("--redis", "redis://127.0.0.1:1/0")
+    reason = refusal(capsys, "serve", "--port", "0", "--db", database, *redis, "--direct-url", "http://x/ws")
+    assert "--direct-url http://x/ws: a WebSocket address" in reason
+    same = refusal(capsys, "serve", "--port", "9101", "--db", database, *redis, "--direct-port", "9101")
+    assert "--direct-port 9101: choose 1 to 65535, not the --port" in same

@@ -95,6 +95,44 @@ def test_players_of_one_room_on_two_processes_play_it_to_the_end(database: str) 
     asyncio.run(main())
 
 
+def test_a_player_relayed_to_its_room_is_told_the_owners_address_and_plays_on_there(database: str) -> None:
+    redis, prefix = redis_url(), new_prefix()
+    one_url, two_url = "ws://127.0.0.1:9101/ws", "ws://127.0.0.1:9102/ws"
+
+    async def main() -> None:
+        async with (
+            running_node(database, redis, prefix, direct_url=one_url) as one,
+            running_node(database, redis, prefix, direct_url=two_url) as two,
+        ):
+            await eventually(lambda: _sees_direct_url(two, one), "the owner's heartbeat")
+            ana, bruno, first = await started_game(one, two, "Ana", "Bruno")
+            told = [message for message in bruno.received if message["type"] == "room_server"]
+            assert told == [{"type": "room_server", "code": ana.code, "url": one_url}]
+            # After the snapshot, once: the seat's token is known by then.
+            kinds = [message["type"] for message in bruno.received]
+            assert kinds.index("room_server") > kinds.index("snapshot")
+            assert not [message for message in ana.received if message["type"] == "room_server"]
+            # Bruno goes where he was told, and takes his seat back with its token.
+            assert ana.code is not None and bruno.token is not None
+            seat = bruno.seat
+            await bruno.close()
+            direct = await ClusterPlayer.connect(one, "Bruno")
+            await direct.join(ana.code, token=bruno.token)
+            assert direct.seat == seat
+            assert not two.router.visits
+            _, acknowledged = await play(seats(ana, direct), first, 6)
+            assert acknowledged == 6
+            assert await stored_moves(one, first["game_id"]) == acknowledged
+            own_views_only(direct)
+
+    asyncio.run(main())
+
+
+async def _sees_direct_url(asker: ClusterNode, owner: ClusterNode) -> bool:
+    asker.directory._read_at = None
+    return await asker.directory.direct_url(owner.node) == owner.direct_url
+
+
 def test_every_process_describes_every_room_as_its_owner_does(database: str) -> None:
     redis, prefix = redis_url(), new_prefix()
 

@@ -14,6 +14,11 @@ from pathlib import Path
 
 import pytest
 import uvicorn
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
@@ -23,7 +28,7 @@ from tilerummy.server.app import Settings, create_app, uvicorn_config
 from tilerummy.server.gate import CLOSE_POLICY_VIOLATION, CLOSE_TRY_AGAIN_LATER
 from tilerummy.server.limits import ServerLimits
 from tilerummy.server.public_address import AddressError, PublicAddress, check_public_url
-from tilerummy.server.security_headers import HEADERS
+from tilerummy.server.security_headers import HEADERS, SecurityHeaders
 from tilerummy.server.store import open_store
 
 from .serverkit import WAIT, free_port
@@ -46,6 +51,26 @@ def test_every_answer_carries_the_security_headers(tmp_path: Path, path: str) ->
         response = client.get(path)
     assert {name: response.headers.get(name) for name in HEADERS} == HEADERS
     assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+
+
+def test_in_a_cluster_the_page_may_connect_to_the_processes_own_addresses_and_no_other() -> None:
+    class Node:
+        def direct_urls(self) -> list[str]:
+            told = ["ws://127.0.0.1:8001/ws", "wss://play.example.org/s/2/ws", "ws://127.0.0.1:8001/ws"]
+            return [*told, "http://elsewhere.example/ws", "ws://bad host;script-src *"]
+
+    async def page(request: Request) -> PlainTextResponse:
+        return PlainTextResponse("page")
+
+    app = Starlette(routes=[Route("/", page)], middleware=[Middleware(SecurityHeaders)])
+    app.state.cluster = Node()
+    with TestClient(app) as client:
+        policy = client.get("/").headers["content-security-policy"]
+    assert "connect-src 'self' ws://127.0.0.1:8001 wss://play.example.org; " in policy
+    assert "elsewhere" not in policy and "bad" not in policy
+    app.state.cluster = None
+    with TestClient(app) as client:
+        assert client.get("/").headers["content-security-policy"] == HEADERS["Content-Security-Policy"]
 
 
 def invite_for(client: TestClient, headers: dict[str, str]) -> str:

@@ -1,7 +1,10 @@
 """``tilerummy cluster``: several server processes on this machine acting as one service.
 
 Each process is a ``tilerummy serve --redis ... --reuse-port``: they all listen on
-one port and the system hands each new connection to one of them. Without
+one port and the system hands each new connection to one of them; each also
+listens on a port of its own (the shared port plus 1, 2, ...), where the players
+of its rooms who came in through another process are told to reconnect, so that
+their messages are not relayed. Without
 ``--redis`` a Redis is started here for the cluster's lifetime. A process that
 stops is reported and started again; its rooms have moved to the others meanwhile.
 For several machines, run ``tilerummy serve --redis`` on each (``docs/deploy.md``).
@@ -57,29 +60,39 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_workers < 0:
         raise TilerummyError("--bot-workers is 0 or more")
     _check_address(args.host, args.port, reuse_port=True)
+    direct_ports = [args.port + 1 + index for index in range(args.processes)]
+    if direct_ports[-1] > 65535:
+        raise TilerummyError(f"--port {args.port}: the processes' own ports above it go past 65535")
+    for port in direct_ports:
+        _check_address(args.host, port)
     if not args.db.startswith(("postgresql://", "postgres://")):
         raise TilerummyError("--db: a cluster shares a PostgreSQL database (postgresql://...)")
     _check_database(args.db)
     with local_redis(args.redis) as redis:
         _check_cluster(redis, args.db)
-        command = [
-            sys.executable,
-            "-m",
-            "tilerummy.cli",
-            "serve",
-            "--reuse-port",
-            *("--host", args.host, "--port", str(args.port), "--db", args.db, "--redis", redis),
-            *("--cluster-name", args.cluster_name, "--bot-workers", str(args.bot_workers)),
+        commands = [
+            [
+                sys.executable,
+                "-m",
+                "tilerummy.cli",
+                "serve",
+                "--reuse-port",
+                *("--host", args.host, "--port", str(args.port), "--direct-port", str(port)),
+                *("--db", args.db, "--redis", redis),
+                *("--cluster-name", args.cluster_name, "--bot-workers", str(args.bot_workers)),
+            ]
+            for port in direct_ports
         ]
-        processes = [subprocess.Popen(command) for _ in range(args.processes)]
+        processes = [subprocess.Popen(command) for command in commands]
         print(
             f"tilerummy cluster: {len(processes)} server processes (pids {', '.join(str(p.pid) for p in processes)}) "
-            f"on http://{args.host}:{args.port}/ with Redis at {redis} (Ctrl-C stops them)",
+            f"on http://{args.host}:{args.port}/ with Redis at {redis}; each also alone on port "
+            f"{', '.join(str(port) for port in direct_ports)} (Ctrl-C stops them)",
             flush=True,
         )
         _stop_on_sigterm()
         try:
-            _watch(processes, command)
+            _watch(processes, commands)
         except KeyboardInterrupt:
             pass
         finally:
@@ -94,14 +107,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _watch(processes: list[subprocess.Popen[bytes]], command: list[str]) -> None:
+def _watch(processes: list[subprocess.Popen[bytes]], commands: list[list[str]]) -> None:
     """Start again each process that stops, for as long as the cluster runs."""
     while True:
         time.sleep(WATCH_SECONDS)
         for index, process in enumerate(processes):
             code = process.poll()
             if code is not None:
-                processes[index] = subprocess.Popen(command)
+                processes[index] = subprocess.Popen(commands[index])
                 print(
                     f"tilerummy cluster: process {process.pid} stopped (exit {code}); its rooms move to the others; "
                     f"started process {processes[index].pid} in its place",

@@ -39,6 +39,19 @@ def register(commands: Commands) -> None:
         help="share the port with other server processes on this machine (the system spreads connections)",
     )
     serve.add_argument(
+        "--direct-port",
+        type=int,
+        metavar="PORT",
+        help="with --redis: listen on this port as well, this process alone; players of its rooms who "
+        "came in through another process are told to reconnect here (ws://HOST:PORT/ws), saving a relay",
+    )
+    serve.add_argument(
+        "--direct-url",
+        metavar="URL",
+        help="with --redis: the address (ws:// or wss://) at which clients reach this process alone, "
+        "told instead of the --direct-port one (behind a proxy that routes a path to each process)",
+    )
+    serve.add_argument(
         "--cluster-name",
         default="tilerummy",
         metavar="NAME",
@@ -90,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     except AddressError as error:
         raise TilerummyError(str(error)) from None
     _check_address(args.host, args.port, reuse_port=args.reuse_port)
+    direct_url = _direct_url(args)
     _check_database(args.db)
     _check_cluster(args.redis, args.db)
     settings = Settings(
@@ -97,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
         redis=args.redis,
         cluster_prefix=args.cluster_name,
         reuse_port=args.reuse_port,
+        direct_url=direct_url,
+        direct_port=args.direct_port,
         bot_workers=args.bot_workers,
         limits=ServerLimits(
             max_rooms=args.max_rooms,
@@ -108,6 +124,27 @@ def run(args: argparse.Namespace) -> int:
     )
     serve(args.host, args.port, settings)
     return 0
+
+
+def _direct_url(args: argparse.Namespace) -> str | None:
+    """The address told to players whose room this process runs, from --direct-url or --direct-port.
+
+    :raises TilerummyError: naming what is wrong with them.
+    """
+    if args.direct_port is None and args.direct_url is None:
+        return None
+    if args.redis is None:
+        raise TilerummyError("--direct-port and --direct-url are for a cluster: add --redis")
+    if args.direct_port is not None:
+        if not 1 <= args.direct_port <= 65535 or args.direct_port == args.port:
+            raise TilerummyError(f"--direct-port {args.direct_port}: choose 1 to 65535, not the --port")
+        _check_address(args.host, args.direct_port, reuse_port=False)
+    if args.direct_url is not None:
+        if not args.direct_url.startswith(("ws://", "wss://")) or " " in args.direct_url:
+            raise TilerummyError(f"--direct-url {args.direct_url}: a WebSocket address, ws://HOST:PORT/ws or wss://...")
+        return str(args.direct_url)
+    shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(args.host, f"[{args.host}]" if ":" in args.host else args.host)
+    return f"ws://{shown}:{args.direct_port}/ws"
 
 
 def _check_database(where: str | None) -> None:

@@ -92,6 +92,11 @@ class Settings:
     cluster_prefix: str = "tilerummy"
     #: Share the port with the other processes on the machine (SO_REUSEPORT): the kernel spreads connections.
     reuse_port: bool = False
+    #: In a cluster: the WebSocket address at which clients reach this very process, told to the
+    #: players of its rooms who came in through another one (``room_server``), so as not to be relayed.
+    direct_url: str | None = None
+    #: A port this process also listens on, by itself (the direct URL's, on one machine).
+    direct_port: int | None = None
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -306,7 +311,11 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         opened = store or open_store(settings.database)
-        node = ClusterNode(settings.redis, prefix=settings.cluster_prefix) if settings.redis else None
+        node = (
+            ClusterNode(settings.redis, prefix=settings.cluster_prefix, direct_url=settings.direct_url)
+            if settings.redis
+            else None
+        )
         hub = Hub(
             opened,
             BotPool(settings.bot_workers),
@@ -385,17 +394,24 @@ def serve(host: str, port: int, settings: Settings) -> None:
     gc.collect()
     gc.freeze()
     server = uvicorn.Server(uvicorn_config(create_app(announced, store), host, port, announced))
-    server.run(sockets=[_shared_socket(host, port)] if settings.reuse_port else None)
+    sockets = None
+    if settings.reuse_port or settings.direct_port is not None:
+        sockets = [_socket(host, port, shared=settings.reuse_port)]
+        if settings.direct_port is not None:
+            sockets.append(_socket(host, settings.direct_port, shared=False))
+    server.run(sockets=sockets)
 
 
-def _shared_socket(host: str, port: int) -> socket.socket:
-    """A listening address other processes may bind too; the kernel hands each connection to one of them."""
+def _socket(host: str, port: int, *, shared: bool) -> socket.socket:
+    """A listening address; a shared one other processes may bind too (the kernel hands each
+    connection to one of them)."""
     family, kind, protocol, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-    shared = socket.socket(family, kind, protocol)
-    shared.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    shared.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    shared.bind(address)
-    return shared
+    bound = socket.socket(family, kind, protocol)
+    bound.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if shared:
+        bound.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    bound.bind(address)
+    return bound
 
 
 def uvicorn_config(app: Starlette, host: str, port: int, settings: Settings) -> Any:

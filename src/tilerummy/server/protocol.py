@@ -90,6 +90,7 @@ __all__ = [
     "RequestId",
     "Resync",
     "RoomOptions",
+    "RoomServer",
     "RoomState",
     "RoomUpdate",
     "RulesSpec",
@@ -280,6 +281,16 @@ class Hint(_Reply):
     placed: list[str]
 
 
+class RoomServer(ProtocolModel):
+    """In a cluster: the process that runs your room answers at ``url`` as well. A client may
+    reconnect there and take its seat back with its token: its messages then go straight
+    to that process instead of being relayed by the one it reached. Ignoring it is fine."""
+
+    type: Literal["room_server"] = "room_server"
+    code: str
+    url: str
+
+
 class Left(_Reply):
     type: Literal["left"] = "left"
     code: str
@@ -300,7 +311,18 @@ class Error(_Reply):
 
 
 ServerMessage = Annotated[
-    Welcome | Joined | Snapshot | RoomUpdate | GameEvent | LiveTableUpdate | ChatLine | Hint | Left | Pong | Error,
+    Welcome
+    | Joined
+    | Snapshot
+    | RoomUpdate
+    | GameEvent
+    | LiveTableUpdate
+    | ChatLine
+    | Hint
+    | RoomServer
+    | Left
+    | Pong
+    | Error,
     Field(discriminator="type"),
 ]
 

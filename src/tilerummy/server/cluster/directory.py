@@ -30,12 +30,15 @@ class Directory:
         node: str,
         lobby: Callable[[], list[dict[str, object]]],
         quick: Callable[[], list[str]],
+        *,
+        direct_url: str | None = None,
     ) -> None:
         self.link = link
         self.prefix = prefix
         self.node = node
         self._own_lobby = lobby
         self._own_quick = quick
+        self._direct_url = direct_url
         self._others: dict[str, dict[str, Any]] = {}
         self._read_at: float | None = None
 
@@ -47,7 +50,8 @@ class Directory:
 
         :raises RedisDown: Redis could not be told.
         """
-        payload = json.dumps({"lobby": self._own_lobby(), "quick": self._own_quick()}, separators=(",", ":"))
+        beat = {"lobby": self._own_lobby(), "quick": self._own_quick(), "direct": self._direct_url}
+        payload = json.dumps(beat, separators=(",", ":"))
         key, nodes, node, ttl = self._alive_key(self.node), f"{self.prefix}:nodes", self.node, int(LEASE_SECONDS * 1000)
 
         async def run(redis: Any) -> None:
@@ -118,6 +122,21 @@ class Directory:
             for code in heartbeat["quick"]:
                 return node, str(code)
         return None
+
+    def direct_urls(self) -> list[str]:
+        """The addresses of their own every live process tells (as last read), this one's first."""
+        urls = [self._direct_url] if self._direct_url else []
+        urls += [heartbeat["direct"] for heartbeat in self._others.values() if isinstance(heartbeat.get("direct"), str)]
+        return urls
+
+    async def direct_url(self, node: str) -> str | None:
+        """The address at which clients reach that process by itself, if it has one (and Redis answers)."""
+        try:
+            others = await self.others()
+        except RedisDown:
+            return None
+        url = others.get(node, {}).get("direct")
+        return url if isinstance(url, str) else None
 
     async def dead(self, nodes: set[str]) -> set[str]:
         """Which of these processes have stopped (none can be named while Redis is not steady)."""

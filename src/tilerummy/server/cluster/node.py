@@ -58,8 +58,11 @@ def new_node_id() -> str:
 
 
 class ClusterNode:
-    def __init__(self, url: str, *, prefix: str = DEFAULT_PREFIX, node: str | None = None) -> None:
+    def __init__(
+        self, url: str, *, prefix: str = DEFAULT_PREFIX, node: str | None = None, direct_url: str | None = None
+    ) -> None:
         self.url = url
+        self.direct_url = direct_url
         self.prefix = prefix
         self.node = node or new_node_id()
         self.holder: str | None = self.node
@@ -170,6 +173,7 @@ class ClusterNode:
             self.node,
             hub.lobby,
             lambda: [room.code for room in seating.open_to_quick_match()],
+            direct_url=self.direct_url,
         )
         self._guests = Guests(hub, self.relay)
         self._router = ClusterRouter(self.node, hub, self.relay, self.leases, self._directory)
@@ -220,8 +224,15 @@ class ClusterNode:
         for code in await self.leases.renew(sorted(self.hub.rooms)):
             self.moved(code)
 
+    def direct_urls(self) -> list[str]:
+        """Where clients may reach each process by itself (the page's policy lets it connect there)."""
+        return self.directory.direct_urls() if self._directory is not None else []
+
     async def _beat(self) -> None:
         await self.directory.beat()
+        if self.direct_url is not None:
+            # Kept fresh for the pages' policy: the others' addresses of their own.
+            await self.directory.others()
         dead = await self.directory.dead(self.guests.origins())
         if dead:
             log.warning("servers stopped: %s; their connections leave their rooms", ", ".join(sorted(dead)))

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..gate import CLOSE_TRY_AGAIN_LATER
 from ..members import Member, refusal
-from ..protocol import PROTOCOL_VERSION, RequestId
+from ..protocol import PROTOCOL_VERSION, RequestId, RoomServer
 from .leases import Leases
 from .link import RedisDown
 from .relay import Relay
@@ -69,6 +69,9 @@ class Visit:
     #: The client's requests not answered yet, by id: sent again to the next owner, after the join,
     #: since the owner they went to may have stopped before answering.
     unanswered: dict[str, str] = field(default_factory=dict)
+    #: Where the client may reach the owner by itself, and the owner the client was last told of.
+    direct_url: str | None = None
+    told: str = ""
 
 
 class ClusterRouter:
@@ -107,6 +110,7 @@ class ClusterRouter:
             visit = Visit(member, node, code, text, waiting_since=self.hub.clock())
             self.visits[member] = visit
             if node:
+                visit.direct_url = await self.directory.direct_url(node)
                 self._open(visit, node)
             return
         if visit is not None and kind not in ("hello", "ping"):
@@ -226,6 +230,10 @@ class ClusterRouter:
         elif '"type":"left"' in head:
             visit.code, visit.join_text = None, None
         visit.member.outbox.send(text)
+        if '"type":"snapshot"' in head and visit.direct_url and visit.code and visit.told != visit.node:
+            # In the room now, with a seat's token if any: the client may go to the owner itself.
+            visit.told = visit.node
+            visit.member.outbox.send(RoomServer(code=visit.code, url=visit.direct_url).model_dump_json())
 
     async def follow_rooms(self) -> None:
         """Attach each visit to its room's present owner: after a takeover, after a lost
@@ -243,6 +251,8 @@ class ClusterRouter:
                 if visit.node:
                     self.relay.post(visit.node, "close", visit.session)
                 self._by_session.pop(visit.session, None)
+                if owner != visit.node:
+                    visit.direct_url = await self.directory.direct_url(owner)
                 self._open(visit, owner)
             if visit.opened or (owner and not stale):
                 visit.waiting_since = now

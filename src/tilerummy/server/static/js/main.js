@@ -119,6 +119,9 @@ function receive(message) {
       setGame(message.game, message.event);
       show();
       break;
+    case "room_server":
+      if (message.code === state.code && state.connection) state.connection.moveTo(message.url);
+      break;
     case "live_table":
       if (state.screen instanceof GameScreen) state.screen.liveTable(message);
       break;

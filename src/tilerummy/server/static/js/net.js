@@ -33,12 +33,39 @@ export class Connection {
     this.status = "connecting";
     this.pingTimer = null;
     this.pongTimer = null;
+    // In a cluster, the address of the process that runs our room (room_server), and those that
+    // could not be reached from here: after a drop, or if it cannot be reached, the usual address.
+    this.direct = null;
+    this.unreachable = new Set();
+    this.moving = false;
     window.addEventListener("online", () => this.reconnectSoon(0));
   }
 
   url() {
+    if (this.direct) return this.direct;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     return `${scheme}//${location.host}/ws`;
+  }
+
+  // Reconnect straight to the process that runs our room; onReady takes the seat back there.
+  moveTo(url) {
+    if (url === this.direct || this.unreachable.has(url) || this.status !== "online") return;
+    this.direct = url;
+    if (this.socket) {
+      this.socket.onclose = null;
+      this.socket.close();
+    }
+    this.stopPings();
+    this.abandonPending();
+    // Not shown as a reconnection: the page stays as it is while the seat is taken back there.
+    this.status = "connecting";
+    this.moving = true;
+    this.start();
+  }
+
+  abandonPending() {
+    for (const waiting of this.pending.values()) waiting.resolve({ type: "error", reason: "offline", detail: "" });
+    this.pending.clear();
   }
 
   setStatus(status) {
@@ -50,9 +77,12 @@ export class Connection {
 
   start() {
     clearTimeout(this.retryTimer);
-    const socket = new WebSocket(this.url());
+    const url = this.url();
+    const socket = new WebSocket(url);
     this.socket = socket;
+    let opened = false;
     socket.onopen = async () => {
+      opened = true;
       this.retries = 0;
       const welcome = await this.request({ type: "hello", protocol: PROTOCOL, name: this.name });
       if (welcome.type !== "welcome") {
@@ -60,6 +90,8 @@ export class Connection {
         return;
       }
       this.name = welcome.name;
+      if (this.moving) this.status = "online";
+      this.moving = false;
       this.setStatus("online");
       this.startPings();
       await this.onReady();
@@ -77,8 +109,13 @@ export class Connection {
     socket.onclose = (event) => {
       if (this.socket !== socket) return;
       this.stopPings();
-      for (const waiting of this.pending.values()) waiting.resolve({ type: "error", reason: "offline", detail: "" });
-      this.pending.clear();
+      this.moving = false;
+      if (url === this.direct) {
+        // Its process may have stopped: the usual address reaches whoever runs the room now.
+        if (!opened) this.unreachable.add(url);
+        this.direct = null;
+      }
+      this.abandonPending();
       this.retries += 1;
       const delay = reconnectDelay(event.code, this.retries);
       if (delay === null) {
