@@ -69,9 +69,12 @@ HEADER_SECONDS = 10.0
 #: A full collection walks every object of every game and connection while every
 #: thread waits: with Python's thresholds it comes every few seconds under load
 #: and holds the loop far longer than any message. A large young generation lets
-#: a message's garbage die young instead of reaching the old generation, and the
-#: old generation is walked only after a hundred middle ones.
-GC_THRESHOLDS = (50_000, 20, 100)
+#: a message's garbage die young instead of reaching the old generation. The
+#: middle one is walked every fifth young collection: what it holds is what survived
+#: them, which a rush of new connections makes large (every player waits while it
+#: is walked), so it is kept small; the old generation is walked only after a
+#: thousand middle ones.
+GC_THRESHOLDS = (50_000, 5, 1000)
 
 
 @dataclass(frozen=True, slots=True)
