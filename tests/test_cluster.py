@@ -124,6 +124,12 @@ def test_a_player_relayed_to_its_room_is_told_the_owners_address_and_plays_on_th
             assert acknowledged == 6
             assert await stored_moves(one, first["game_id"]) == acknowledged
             own_views_only(direct)
+            # A spectator has no token to take its place back with elsewhere: it is not told.
+            watcher = await ClusterPlayer.connect(two, "Caio")
+            await watcher.join(ana.code, role="spectator")
+            await watcher.wait_for(lambda message: message["type"] == "snapshot")
+            await watcher.request({"type": "ping"})
+            assert not [message for message in watcher.received if message["type"] == "room_server"]
 
     asyncio.run(main())
 

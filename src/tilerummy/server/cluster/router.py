@@ -16,6 +16,10 @@ snapshot is. The client keeps playing on the same connection. Its requests
 not yet answered are sent again after the join: the owner they went to may have
 stopped before answering (a request that was applied is refused the second
 time, as an action out of turn is).
+
+When the owner has an address of its own (``--direct-port``, ``--direct-url``),
+a seated player's visit tells the client, after the snapshot (``room_server``):
+a client that reconnects there and takes its seat back is no longer relayed.
 """
 
 from __future__ import annotations
@@ -231,8 +235,11 @@ class ClusterRouter:
             visit.code, visit.join_text = None, None
         visit.member.outbox.send(text)
         if '"type":"snapshot"' in head and visit.direct_url and visit.code and visit.told != visit.node:
-            # In the room now, with a seat's token if any: the client may go to the owner itself.
             visit.told = visit.node
+            if visit.join_text is None or '"token"' not in visit.join_text:
+                # A spectator has no token to take its place back with: it stays relayed.
+                return
+            # In the room now, with the seat's token: the player may go to the owner itself.
             visit.member.outbox.send(RoomServer(code=visit.code, url=visit.direct_url).model_dump_json())
 
     async def follow_rooms(self) -> None:
