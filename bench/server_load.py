@@ -100,6 +100,22 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def database_cpu_seconds() -> float:
+    """The CPU of this machine's PostgreSQL: every ``postgres`` process, with its exited children
+    (the connections' backends); 0 where it runs elsewhere."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        name, rest = text.split(" (", 1)[1].rsplit(")", 1)
+        if name == "postgres":
+            fields = rest.split()
+            total += sum(int(value) for value in fields[11:15]) / CLOCK_TICKS
+    return total
+
+
 def server_stats(port: int, seconds: float) -> dict[str, Any] | None:
     """The server's own figures over the last ``seconds`` (None from a server without them)."""
     try:
@@ -443,6 +459,7 @@ def run_once(args: argparse.Namespace, processes: int, games: int, redis: str | 
 
             def mark() -> None:
                 before["servers"] = sum(cpu_seconds(server.pid) for server in servers)
+                before["database"] = database_cpu_seconds()
                 before["client"] = time.process_time()
 
             urls = [f"ws://127.0.0.1:{port}/ws" for port in ports]
@@ -457,6 +474,7 @@ def run_once(args: argparse.Namespace, processes: int, games: int, redis: str | 
             results, wall = asyncio.run(run_load(urls, load, args.seed, mark, kill))
             server_cpu = sum(cpu_seconds(server.pid) for server in servers) + sum(spent_by_killed) - before["servers"]
             client_cpu = time.process_time() - before["client"]
+            database_cpu = database_cpu_seconds() - before["database"]
             memory = sum(resident_mib(server.pid) for server in servers)
             stats = [server_stats(port, min(600, wall + 1)) for port in ports]
         finally:
@@ -497,6 +515,7 @@ def run_once(args: argparse.Namespace, processes: int, games: int, redis: str | 
     print(
         f"during play: servers' CPU {server_cpu:.1f} s over {wall:.1f} s ({100 * server_cpu / wall:.0f}% of one core), "
         f"resident memory {memory:.0f} MiB; load clients CPU: {client_cpu:.1f} s"
+        + (f"; PostgreSQL's CPU: {database_cpu:.1f} s" if args.db is not None and database_cpu > 0 else "")
     )
     answered = [figures for figures in stats if figures is not None]
     if answered:
