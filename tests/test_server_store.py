@@ -14,7 +14,14 @@ import pytest
 
 from tilerummy.cli import main
 from tilerummy.server import store as store_module
-from tilerummy.server.store import SCHEMA_VERSION, StoreError, default_database_path, open_store
+from tilerummy.server.store import (
+    SCHEMA_VERSION,
+    Change,
+    RoomHeldElsewhere,
+    StoreError,
+    default_database_path,
+    open_store,
+)
 
 from .postgres import STORE_TABLES, empty_test_database
 
@@ -146,3 +153,29 @@ def test_the_default_database_lives_in_the_users_data_directory(
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert default_database_path() == tmp_path / "data" / "tilerummy" / "server.sqlite3"
+
+
+def test_a_room_is_written_only_by_its_holder_and_a_takeover_makes_a_new_one(database: Database) -> None:
+    store = open_store(database.where)
+    try:
+
+        def room(holder: str, status: str) -> Change:
+            return Change(room=("ROOMH", status, {"code": "ROOMH"}, 1.0), holder=("ROOMH", holder))
+
+        store.commit(room("one", "open"))
+        store.commit(room("one", "playing"))
+        with pytest.raises(RoomHeldElsewhere):
+            store.commit(room("two", "closed"))
+        store.hold("ROOMH", "two")
+        with pytest.raises(RoomHeldElsewhere):
+            store.commit(room("one", "closed"))
+        # A refused change is refused whole, even beside a good one in the same transaction.
+        with pytest.raises(RoomHeldElsewhere):
+            store.commit_many([Change(room=("OTHER", "open", {}, 1.0)), room("one", "closed")])
+        assert store.room("OTHER") is None
+        assert database.sql("SELECT status FROM rooms WHERE code = ?", ("ROOMH",)) == [("playing",)]
+        store.commit(room("two", "closed"))
+        assert database.sql("SELECT status FROM rooms WHERE code = ?", ("ROOMH",)) == [("closed",)]
+        assert database.sql("SELECT holder FROM room_holders WHERE code = ?", ("ROOMH",)) == [("two",)]
+    finally:
+        store.close()

@@ -171,6 +171,8 @@ class _SqlStore:
     """The SQL both databases share; subclasses give the connection and placeholder."""
 
     _placeholder = "?"
+    #: How a read locks the rows it read until the commit (SQLite: a write locks the whole file).
+    _lock_shared = ""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -262,17 +264,22 @@ class _SqlStore:
 
     def _write(self, connection: Any, change: Change) -> None:
         if change.holder is not None:
-            # First, so that the row stays locked (PostgreSQL) until the commit: a takeover
-            # waits for this write, or this write sees the takeover and is refused.
+            # First, so that the row stays locked (PostgreSQL: read, not written, so that every
+            # action does not rewrite it) until the commit: a takeover waits for this write,
+            # or this write sees the takeover and is refused.
             code, holder = change.holder
-            claimed = connection.execute(
-                self._sql(
-                    "INSERT INTO room_holders (code, holder) VALUES (?, ?) ON CONFLICT (code) "
-                    "DO UPDATE SET holder = excluded.holder WHERE room_holders.holder = excluded.holder"
-                ),
-                (code, holder),
-            )
-            if claimed.rowcount == 0:
+            held = connection.execute(
+                self._sql(f"SELECT holder FROM room_holders WHERE code = ?{self._lock_shared}"), (code,)
+            ).fetchone()
+            if held is None:
+                # The room's first write: this process becomes its holder, unless a takeover came first.
+                claimed = connection.execute(
+                    self._sql("INSERT INTO room_holders (code, holder) VALUES (?, ?) ON CONFLICT (code) DO NOTHING"),
+                    (code, holder),
+                )
+                if claimed.rowcount == 0:
+                    raise RoomHeldElsewhere(code)
+            elif held[0] != holder:
                 raise RoomHeldElsewhere(code)
         if change.room is not None:
             code, status, data, updated_at = change.room
@@ -386,6 +393,7 @@ class SqliteStore(_SqlStore):
 
 class PostgresStore(_SqlStore):
     _placeholder = "%s"
+    _lock_shared = " FOR SHARE"
 
     def __init__(self, url: str) -> None:
         super().__init__()
