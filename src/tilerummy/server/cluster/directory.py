@@ -41,6 +41,8 @@ class Directory:
         self._direct_url = direct_url
         self._others: dict[str, dict[str, Any]] = {}
         self._read_at: float | None = None
+        #: When a process was last seen to have stopped (its heartbeat gone), if ever.
+        self.stop_seen_at: float | None = None
 
     def _alive_key(self, node: str) -> str:
         return f"{self.prefix}:alive:{node}"
@@ -63,16 +65,10 @@ class Directory:
         await self.link.call(run)
 
     async def leave(self) -> None:
-        """This process stops: the others stop counting on it at once."""
-        key, nodes, node = self._alive_key(self.node), f"{self.prefix}:nodes", self.node
-
-        async def run(redis: Any) -> None:
-            pipeline = redis.pipeline(transaction=False)
-            pipeline.delete(key)
-            pipeline.srem(nodes, node)
-            await pipeline.execute()
-
-        await self.link.call(run)
+        """This process stops: the others stop counting on it at once (it stays in the set of
+        processes, so that they see it gone and look for its rooms)."""
+        key = self._alive_key(self.node)
+        await self.link.call(lambda redis: redis.delete(key))
 
     async def others(self) -> dict[str, dict[str, Any]]:
         """The other live processes' heartbeats, by id (none while Redis is down).
@@ -96,6 +92,7 @@ class Directory:
             else:
                 others[node] = json.loads(value)
         if gone and self.link.steady():
+            self.stop_seen_at = now
             await self.link.call(lambda redis: redis.srem(nodes_key, *gone))
         self._others, self._read_at = others, now
         return others

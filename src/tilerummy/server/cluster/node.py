@@ -27,7 +27,7 @@ from ..rooms import RoomError
 from .directory import BEAT_SECONDS, Directory
 from .guests import Guests
 from .leases import RENEW_SECONDS, Leases
-from .link import Link, RedisDown, redis_client
+from .link import LEASE_SECONDS, Link, RedisDown, redis_client
 from .relay import Frame, Relay
 from .router import ClusterRouter
 
@@ -40,6 +40,11 @@ log = logging.getLogger("tilerummy.server.cluster")
 #: no lease before it is taken (a lease being put back after a Redis restart is not missing).
 SCAN_SECONDS = 0.5
 ORPHAN_SECONDS = 1.0
+#: While every process is alive, the rooms are compared with the leases only this often
+#: (each look reads every active room from the database); for a while after a process
+#: stopped or Redis came back, at every scan.
+QUIET_SCAN_SECONDS = 3.0
+ALERT_SECONDS = LEASE_SECONDS + ORPHAN_SECONDS + 2 * SCAN_SECONDS
 #: Seconds a process waits for another to describe one of its rooms.
 ASK_SECONDS = 2.0
 #: Seconds between two looks at where the visits' rooms are.
@@ -75,6 +80,11 @@ class ClusterNode:
         self._directory: Directory | None = None
         self._loops: list[asyncio.Task[None]] = []
         self._missing_since: dict[str, float] = {}
+        #: When the rooms were last compared with the leases, until when they are at every scan,
+        #: and how many times Redis had come back by then.
+        self._scanned_at = float("-inf")
+        self._alert_until = float("-inf")
+        self._recoveries = 0
         #: Rooms claimed and being loaded: set once each is served.
         self._adopting: dict[str, asyncio.Event] = {}
         #: Rooms taken over from stopped processes, and rooms given up to another process.
@@ -242,6 +252,16 @@ class ClusterNode:
         if not self.link.steady():
             self._missing_since.clear()
             return
+        now = self.link.clock()
+        await self.directory.others()
+        stopped = self.directory.stop_seen_at
+        if self.link.recoveries != self._recoveries or (stopped is not None and stopped > self._scanned_at):
+            self._recoveries = self.link.recoveries
+            self._alert_until = now + ALERT_SECONDS
+        alert = now < self._alert_until or bool(self._missing_since)
+        if not alert and now - self._scanned_at < QUIET_SCAN_SECONDS:
+            return
+        self._scanned_at = now
         hub = self.hub
         codes = [code for code in await hub.read(hub.store.active_codes) if code not in hub.rooms]
         owners = await self.leases.owners(codes)
