@@ -78,7 +78,18 @@ def _no_page_errors(*pages: Page) -> None:
 
 
 def _my_turn(page: Page) -> None:
-    page.wait_for_selector("main.game.my-turn, .overlay .dialog", timeout=60_000)
+    _soon(page, "main.game.my-turn, .overlay .dialog", timeout=60_000)
+
+
+#: Whether an element the selector finds holds the text (any element, for no text).
+HOLDS_TEXT_JS = """([selector, text]) => [...document.querySelectorAll(selector)].some((element) => element.textContent.includes(text))"""
+
+
+def _soon(page: Page, selector: str, text: str = "", timeout: float = WAIT_MS) -> None:
+    """Wait until an element the selector finds holds the text, looking at every frame: an expect
+    looks again after growing pauses (up to a second), which a wait on the server's bots or clock
+    would add to the test's time."""
+    page.wait_for_function(HOLDS_TEXT_JS, arg=[selector, text], timeout=timeout)
 
 
 def _moves(page: Page) -> int:
@@ -247,7 +258,9 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ThreadedSe
     # The turn's clock counts down the room's two minutes, second by second.
     clock = player.locator("#clock")
     expect(clock).to_have_text(re.compile(r"^\s*[12]:[0-5]\d$"))
-    expect(clock).not_to_have_text(clock.inner_text())
+    shown = clock.text_content()
+    player.wait_for_function("shown => document.getElementById('clock').textContent !== shown", arg=shown)
+    expect(clock).not_to_have_text(shown or "")
     expect(clock).to_have_class(re.compile(r"\bmine\b"))
     # Tap a tile, then tap "New set": the other player watches the table being built.
     tile = player.locator(".rack .tile").first
@@ -308,6 +321,7 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ThreadedSe
     # A network drop: the page says so, reconnects by itself and goes on.
     host.evaluate("window.tilerummy.drop()")
     expect(host.locator("#connection")).to_have_class(re.compile(r"\bshow\b"))
+    host.wait_for_function("() => !document.getElementById('connection').classList.contains('show')")
     expect(host.locator("#connection")).not_to_have_class(re.compile(r"\bshow\b"))
     expect(host.locator(".player.me")).to_contain_text("Bea (you)")
     whose = host if host.locator("main.game.my-turn").count() else guest
@@ -369,10 +383,12 @@ def test_a_host_watches_bots_play_and_sees_the_rooms_totals(server: ThreadedServ
     page.click("#start")
     opener.close()
     expect(page.locator(".rack")).to_contain_text("You are watching this game.")
-    expect(page.locator("#scores tbody tr")).to_have_count(2, timeout=60_000)
+    _soon(page, "#scores tbody tr:nth-child(2)", timeout=60_000)
+    expect(page.locator("#scores tbody tr")).to_have_count(2)
     expect(page.locator("#scores")).to_contain_text("Computer 1")
     page.click("#rematch")
-    expect(page.locator("#totals-table")).to_contain_text("Totals after 2 games", timeout=60_000)
+    _soon(page, "#totals-table", "Totals after 2 games", timeout=60_000)
+    expect(page.locator("#totals-table")).to_contain_text("Totals after 2 games")
     screenshot(page, "room-totals-desktop")
     _no_page_errors(page)
     page.context.close()
@@ -385,7 +401,8 @@ def test_a_host_plays_a_match_of_two_rounds_and_sees_its_totals(server: Threaded
     page.click("#start")
     opener.close()
     expect(page.locator("#match-round")).to_have_text("Round 1 of 2")
-    expect(page.locator("#match-totals caption")).to_contain_text("Match totals after round 1", timeout=60_000)
+    _soon(page, "#match-totals caption", "Match totals after round 1", timeout=60_000)
+    expect(page.locator("#match-totals caption")).to_contain_text("Match totals after round 1")
     first = page.locator("#scores tbody td.plus, #scores tbody td.minus").all_inner_texts()
     totals = page.locator("#match-totals td.plus, #match-totals td.minus").all_inner_texts()
     assert sorted(first) == sorted(totals), (first, totals)
@@ -395,7 +412,8 @@ def test_a_host_plays_a_match_of_two_rounds_and_sees_its_totals(server: Threaded
     assert sorted(beside) == sorted(totals), (beside, totals)
     screenshot(page, "match-round-1-phone")
     page.click("#rematch")
-    expect(page.locator("#match-winner")).to_contain_text("wins the match!", timeout=60_000)
+    _soon(page, "#match-winner", "wins the match!", timeout=60_000)
+    expect(page.locator("#match-winner")).to_contain_text("wins the match!")
     expect(page.locator("#match-totals caption")).to_have_text("Match over after round 2")
     expect(page.locator("#rematch")).to_have_text("New match")
     screenshot(page, "match-over-phone")
@@ -653,9 +671,15 @@ def _texts_fit_and_speak(page: Page, language: str, where: str) -> None:
     assert not [text for text in texts if re.search(r"\bbot \d", text)], (language, where, "a bot named in English")
 
 
+#: A deal on which the easy level's round against itself is one of its shortest (94 actions, where
+#: most take 100 or more), for a result, a replay and an analysis worked out sooner.
+FINISHED_GAME_DEAL = 48
+
+
 @pytest.fixture(scope="module")
 def finished_game(server: ThreadedServer) -> str:
     """The first round of a two-round match two bots played, for its result (with the match's totals) and replay."""
+    server.deals.append(FINISHED_GAME_DEAL)
     host = Client(server, "Hal")
     host.create(
         [{"kind": "bot", "level": "easy"}] * 2, rules={"options": {"turn_seconds": None, "rounds": 2}}, public=False
@@ -751,7 +775,8 @@ def test_every_page_fits_and_speaks_every_language(
         _speak(page, language)
         # The analysis over the result: every player's missed chances, every turn, a best play drawn with tiles.
         page.click("#analyse")
-        expect(page.locator("#analysis-summary tbody tr")).to_have_count(2, timeout=90_000)
+        _soon(page, "#analysis-summary tbody tr:nth-child(2)", timeout=90_000)
+        expect(page.locator("#analysis-summary tbody tr")).to_have_count(2)
         expect(page.locator("#analysis-turns li").first).to_be_visible()
         missed = page.locator(".analysis-turn.missed .best-play summary")
         if missed.count():
