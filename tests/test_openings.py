@@ -35,6 +35,9 @@ def test_regression_openings() -> None:
 def best_reading(tiles: tuple[Tile, ...], wrap: bool) -> int | None:
     """The highest value these tiles have as one set, over every order they
     could be written in (a written order fixes each joker), or None."""
+    numbered = [tile for tile in tiles if not tile.is_joker]
+    if len({tile.colour for tile in numbered}) > 1 and len({tile.number for tile in numbered}) > 1:
+        return None  # neither a run (one colour) nor a group (one number), in any order
     best = None
     for order in set(itertools.permutations(tiles)):
         try:

@@ -13,7 +13,7 @@ import random
 import re
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -78,7 +78,18 @@ def _no_page_errors(*pages: Page) -> None:
 
 
 def _my_turn(page: Page) -> None:
-    page.wait_for_selector("main.game.my-turn, .overlay .dialog", timeout=60_000)
+    _soon(page, "main.game.my-turn, .overlay .dialog", timeout=60_000)
+
+
+#: Whether an element the selector finds holds the text (any element, for no text).
+HOLDS_TEXT_JS = """([selector, text]) => [...document.querySelectorAll(selector)].some((element) => element.textContent.includes(text))"""
+
+
+def _soon(page: Page, selector: str, text: str = "", timeout: float = WAIT_MS) -> None:
+    """Wait until an element the selector finds holds the text, looking at every frame: an expect
+    looks again after growing pauses (up to a second), which a wait on the server's bots or clock
+    would add to the test's time."""
+    page.wait_for_function(HOLDS_TEXT_JS, arg=[selector, text], timeout=timeout)
 
 
 def _moves(page: Page) -> int:
@@ -247,7 +258,9 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ThreadedSe
     # The turn's clock counts down the room's two minutes, second by second.
     clock = player.locator("#clock")
     expect(clock).to_have_text(re.compile(r"^\s*[12]:[0-5]\d$"))
-    expect(clock).not_to_have_text(clock.inner_text())
+    shown = clock.text_content()
+    player.wait_for_function("shown => document.getElementById('clock').textContent !== shown", arg=shown)
+    expect(clock).not_to_have_text(shown or "")
     expect(clock).to_have_class(re.compile(r"\bmine\b"))
     # Tap a tile, then tap "New set": the other player watches the table being built.
     tile = player.locator(".rack .tile").first
@@ -308,6 +321,7 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ThreadedSe
     # A network drop: the page says so, reconnects by itself and goes on.
     host.evaluate("window.tilerummy.drop()")
     expect(host.locator("#connection")).to_have_class(re.compile(r"\bshow\b"))
+    host.wait_for_function("() => !document.getElementById('connection').classList.contains('show')")
     expect(host.locator("#connection")).not_to_have_class(re.compile(r"\bshow\b"))
     expect(host.locator(".player.me")).to_contain_text("Bea (you)")
     whose = host if host.locator("main.game.my-turn").count() else guest
@@ -369,10 +383,12 @@ def test_a_host_watches_bots_play_and_sees_the_rooms_totals(server: ThreadedServ
     page.click("#start")
     opener.close()
     expect(page.locator(".rack")).to_contain_text("You are watching this game.")
-    expect(page.locator("#scores tbody tr")).to_have_count(2, timeout=60_000)
+    _soon(page, "#scores tbody tr:nth-child(2)", timeout=60_000)
+    expect(page.locator("#scores tbody tr")).to_have_count(2)
     expect(page.locator("#scores")).to_contain_text("Computer 1")
     page.click("#rematch")
-    expect(page.locator("#totals-table")).to_contain_text("Totals after 2 games", timeout=60_000)
+    _soon(page, "#totals-table", "Totals after 2 games", timeout=60_000)
+    expect(page.locator("#totals-table")).to_contain_text("Totals after 2 games")
     screenshot(page, "room-totals-desktop")
     _no_page_errors(page)
     page.context.close()
@@ -385,7 +401,8 @@ def test_a_host_plays_a_match_of_two_rounds_and_sees_its_totals(server: Threaded
     page.click("#start")
     opener.close()
     expect(page.locator("#match-round")).to_have_text("Round 1 of 2")
-    expect(page.locator("#match-totals caption")).to_contain_text("Match totals after round 1", timeout=60_000)
+    _soon(page, "#match-totals caption", "Match totals after round 1", timeout=60_000)
+    expect(page.locator("#match-totals caption")).to_contain_text("Match totals after round 1")
     first = page.locator("#scores tbody td.plus, #scores tbody td.minus").all_inner_texts()
     totals = page.locator("#match-totals td.plus, #match-totals td.minus").all_inner_texts()
     assert sorted(first) == sorted(totals), (first, totals)
@@ -395,7 +412,8 @@ def test_a_host_plays_a_match_of_two_rounds_and_sees_its_totals(server: Threaded
     assert sorted(beside) == sorted(totals), (beside, totals)
     screenshot(page, "match-round-1-phone")
     page.click("#rematch")
-    expect(page.locator("#match-winner")).to_contain_text("wins the match!", timeout=60_000)
+    _soon(page, "#match-winner", "wins the match!", timeout=60_000)
+    expect(page.locator("#match-winner")).to_contain_text("wins the match!")
     expect(page.locator("#match-totals caption")).to_have_text("Match over after round 2")
     expect(page.locator("#rematch")).to_have_text("New match")
     screenshot(page, "match-over-phone")
@@ -653,9 +671,15 @@ def _texts_fit_and_speak(page: Page, language: str, where: str) -> None:
     assert not [text for text in texts if re.search(r"\bbot \d", text)], (language, where, "a bot named in English")
 
 
+#: A deal on which the easy level's round against itself is one of its shortest (94 actions, where
+#: most take 100 or more), for a result, a replay and an analysis worked out sooner.
+FINISHED_GAME_DEAL = 48
+
+
 @pytest.fixture(scope="module")
 def finished_game(server: ThreadedServer) -> str:
     """The first round of a two-round match two bots played, for its result (with the match's totals) and replay."""
+    server.deals.append(FINISHED_GAME_DEAL)
     host = Client(server, "Hal")
     host.create(
         [{"kind": "bot", "level": "easy"}] * 2, rules={"options": {"turn_seconds": None, "rounds": 2}}, public=False
@@ -667,29 +691,42 @@ def finished_game(server: ThreadedServer) -> str:
     return game_id
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
+def _speak(page: Page, language: str) -> None:
+    """Switch the page to a language with the menu in its top bar, as a player would: the screen is
+    drawn again in it, where it was. A page set up once (a room, a game, a result) is so checked
+    in every language, without a page load and a game of its own for each."""
+    page.select_option("header select.lang", language)
+    # Drawn again in the same task that names the page's language (an expect would poll).
+    page.wait_for_function("language => document.documentElement.lang === language", arg=language)
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_every_page_fits_and_speaks_the_language(
-    server: ThreadedServer, browser: Browser, finished_game: str, size: str, language: str
+def test_every_page_fits_and_speaks_every_language(
+    server: ThreadedServer, browser: Browser, finished_game: str, size: str
 ) -> None:
-    page = _page(browser, DESKTOP if size == "desktop" else PHONE, locale=language, touch=size == "phone")
+    page = _page(browser, DESKTOP if size == "desktop" else PHONE, touch=size == "phone")
     page.goto(f"{server.url}/?bot_delay=0")
     page.wait_for_selector("#play-bots")
-    # Every drop-down at its longest choice, as a player may leave it (chosen as Playwright's
-    # select_option chooses, with the input and change events, all six in one call to the page).
-    page.evaluate(
-        LONGEST_CHOICES_JS, ["#level", "#room-preset", "#room-display", "#bot-turn", "#room-rounds", "#room-target"]
-    )
-    expect(page.locator("#tutorial-offer")).to_be_visible()
-    _texts_fit_and_speak(page, language, "home")
-    screenshot(page, f"home-{language}-{size}")
+    for language in LANGUAGES:
+        _speak(page, language)
+        # Every drop-down at its longest choice, as a player may leave it (chosen as Playwright's
+        # select_option chooses, with the input and change events, all six in one call to the page).
+        page.evaluate(
+            LONGEST_CHOICES_JS, ["#level", "#room-preset", "#room-display", "#bot-turn", "#room-rounds", "#room-target"]
+        )
+        expect(page.locator("#tutorial-offer")).to_contain_text(_catalogue(language)["tutorial_offer_title"])
+        _texts_fit_and_speak(page, language, "home")
+        screenshot(page, f"home-{language}-{size}")
 
     # A match of three rounds, from the form.
     page.select_option("#room-rounds", "3")
     page.click("#create-room")
     page.wait_for_selector("#invite")
-    expect(page.locator(".rules")).to_contain_text(_catalogue(language)["rule_rounds"].replace("{n}", "3"))
-    _texts_fit_and_speak(page, language, "room")
+    for language in LANGUAGES:
+        _speak(page, language)
+        expect(page.locator(".rules")).to_contain_text(_catalogue(language)["rule_rounds"].replace("{n}", "3"))
+        _texts_fit_and_speak(page, language, "room")
+
     page.goto(f"{server.url}/?bot_delay=0")
     page.select_option("#bots", "3")
     page.click("#play-bots")
@@ -698,59 +735,78 @@ def test_every_page_fits_and_speaks_the_language(
     page.click("#new-set")
     expect(page.locator(".set.invalid")).to_have_count(1)
     page.click("#move-log summary")
-    _texts_fit_and_speak(page, language, "game")
-    screenshot(page, f"game-{language}-{size}")
+    expect(page.locator("#move-log")).to_have_attribute("open", "")
+    for language in LANGUAGES:
+        _speak(page, language)
+        expect(page.locator(".set.invalid")).to_have_count(1)
+        _texts_fit_and_speak(page, language, "game")
+        screenshot(page, f"game-{language}-{size}")
     # The sealed deal: its first digits at a glance, the whole commitment and what it means on demand.
     expect(page.locator("#fair-deal summary")).to_contain_text(re.compile(r"\b[0-9a-f]{8}$"))
     page.click("#fair-deal summary")
     expect(page.locator("#fair-commitment")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
-    _texts_fit_and_speak(page, language, "sealed deal")
-    screenshot(page, f"game-sealed-deal-{language}-{size}")
-    page.click("#help")
-    expect(page.locator("#help-tutorial")).to_be_visible()
-    _texts_fit_and_speak(page, language, "help")
-    page.keyboard.press("Escape")
+    for language in LANGUAGES:
+        _speak(page, language)
+        expect(page.locator("#fair-commitment")).to_be_visible()
+        _texts_fit_and_speak(page, language, "sealed deal")
+        screenshot(page, f"game-sealed-deal-{language}-{size}")
+    for language in LANGUAGES:
+        _speak(page, language)
+        page.click("#help")
+        expect(page.locator("#help-tutorial")).to_have_text(_catalogue(language)["tutorial_link"])
+        _texts_fit_and_speak(page, language, "help")
+        page.keyboard.press("Escape")
+        expect(page.locator("#help-tutorial")).to_have_count(0)
 
     # The finished game's room, watched: the result and its scores.
     page.goto(f"{server.url}/r/{finished_game.split('-')[0]}")
     expect(page.locator("#scores")).to_be_visible()
     # The match's totals after its first round, and the wait for the next one.
     expect(page.locator("#match-totals tbody tr")).to_have_count(2)
-    expect(page.locator("#match-totals caption")).to_have_text(_catalogue(language)["match_totals"].replace("{n}", "1"))
-    # The browser hashed the revealed seed and salt: they match the commitment.
-    expect(page.locator("#deal-check")).to_have_attribute("data-status", "verified")
-    _texts_fit_and_speak(page, language, "result")
-    screenshot(page, f"result-{language}-{size}")
-    # The analysis over the result: every player's missed chances, every turn, a best play drawn with tiles.
-    page.click("#analyse")
-    expect(page.locator("#analysis-summary tbody tr")).to_have_count(2, timeout=90_000)
-    expect(page.locator("#analysis-turns li").first).to_be_visible()
-    missed = page.locator(".analysis-turn.missed .best-play summary")
-    if missed.count():
-        missed.first.click()
-        expect(page.locator(".analysis-turn.missed .best-table .tile").first).to_be_visible()
-    _texts_fit_and_speak(page, language, "analysis")
-    screenshot(page, f"analysis-{language}-{size}")
-    page.keyboard.press("Escape")
-    expect(page.locator("#analysis")).to_have_count(0)
+    for language in LANGUAGES:
+        _speak(page, language)
+        caption = _catalogue(language)["match_totals"].replace("{n}", "1")
+        expect(page.locator("#match-totals caption")).to_have_text(caption)
+        # The browser hashed the revealed seed and salt: they match the commitment.
+        expect(page.locator("#deal-check")).to_have_attribute("data-status", "verified")
+        _texts_fit_and_speak(page, language, "result")
+        screenshot(page, f"result-{language}-{size}")
+    for language in LANGUAGES:
+        _speak(page, language)
+        # The analysis over the result: every player's missed chances, every turn, a best play drawn with tiles.
+        page.click("#analyse")
+        _soon(page, "#analysis-summary tbody tr:nth-child(2)", timeout=90_000)
+        expect(page.locator("#analysis-summary tbody tr")).to_have_count(2)
+        expect(page.locator("#analysis-turns li").first).to_be_visible()
+        missed = page.locator(".analysis-turn.missed .best-play summary")
+        if missed.count():
+            missed.first.click()
+            expect(page.locator(".analysis-turn.missed .best-table .tile").first).to_be_visible()
+        _texts_fit_and_speak(page, language, "analysis")
+        screenshot(page, f"analysis-{language}-{size}")
+        page.keyboard.press("Escape")
+        expect(page.locator("#analysis")).to_have_count(0)
 
     page.goto(f"{server.url}/replay/{finished_game}")
-    page.click("#replay-last")
-    page.click("#move-log summary")
-    expect(page.locator("#replay-scores")).to_be_visible()
-    expect(page.locator("#replay-deal-check")).to_have_attribute("data-status", "verified")
-    _texts_fit_and_speak(page, language, "replay")
-    screenshot(page, f"replay-{language}-{size}")
-    # The analysis in the replay: the turn shown has its verdict beside its line, the last step the summary.
-    page.click("#replay-analyse")
-    expect(page.locator("#replay-analysis")).to_be_visible(timeout=90_000)
-    expect(page.locator(".replay-view #analysis-summary tbody tr")).to_have_count(2)
-    page.click("#replay-first")
-    expect(page.locator("#replay-analysis")).to_have_count(0)
-    page.click("#replay-next")
-    expect(page.locator("#replay-analysis")).to_contain_text(re.compile(r"[✓✗]"))
-    _texts_fit_and_speak(page, language, "replay analysis")
-    screenshot(page, f"replay-analysis-{language}-{size}")
+    for language in LANGUAGES:
+        # The replay is drawn again from its first step in the new language.
+        _speak(page, language)
+        page.click("#replay-last")
+        page.click("#move-log summary")
+        expect(page.locator("#replay-scores")).to_be_visible()
+        expect(page.locator("#replay-deal-check")).to_have_attribute("data-status", "verified")
+        _texts_fit_and_speak(page, language, "replay")
+        screenshot(page, f"replay-{language}-{size}")
+        # The analysis in the replay: the turn shown has its verdict beside its line, the last step the summary.
+        page.click("#replay-analyse")
+        expect(page.locator("#replay-analysis")).to_be_visible(timeout=90_000)
+        expect(page.locator(".replay-view #analysis-summary tbody tr")).to_have_count(2)
+        page.click("#replay-first")
+        expect(page.locator("#replay-analysis")).to_have_count(0)
+        page.click("#replay-next")
+        expect(page.locator("#replay-analysis")).to_contain_text(re.compile(r"[✓✗]"))
+        _texts_fit_and_speak(page, language, "replay analysis")
+        screenshot(page, f"replay-analysis-{language}-{size}")
     _no_page_errors(page)
     page.context.close()
 
@@ -779,37 +835,59 @@ def _lay_sets(page: Page, sets: list[list[str]]) -> None:
         expect(page.locator(".table .set").nth(index).locator(".tile")).to_have_count(len(tiles))
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_a_newcomer_learns_the_game_from_the_tutorial(server: ThreadedServer, browser: Browser, language: str) -> None:
-    size = "desktop" if language in ("en", "it") else "phone"
-    page = _page(browser, DESKTOP if size == "desktop" else PHONE, locale=language)
-    texts = _catalogue(language)
+#: The size each language's tutorial is checked at: the long texts at both.
+TUTORIAL_SIZES: dict[str, ViewportSize] = {"en": DESKTOP, "es": PHONE, "it": DESKTOP, "pt": PHONE}
+
+
+def _in_every_language(page: Page, where: str, check: Callable[[dict[str, str]], None]) -> None:
+    """The tutorial's screen as it is, in each language at its size: ``check`` is given the
+    language's texts, and every text fits and speaks the language."""
+    for language in LANGUAGES:
+        page.set_viewport_size(TUTORIAL_SIZES[language])
+        _speak(page, language)
+        check(_catalogue(language))
+        _texts_fit_and_speak(page, language, where)
+        screenshot(page, f"{where}-{language}")
+
+
+def test_a_newcomer_learns_the_game_from_the_tutorial(server: ThreadedServer, browser: Browser) -> None:
+    page = _page(browser, DESKTOP)
     page.goto(f"{server.url}/?bot_delay=0")
     # Someone who has never been here is offered the tutorial first.
-    expect(page.locator("#tutorial-offer")).to_contain_text(texts["tutorial_offer_title"])
+    for language in LANGUAGES:
+        _speak(page, language)
+        expect(page.locator("#tutorial-offer")).to_contain_text(_catalogue(language)["tutorial_offer_title"])
     page.click("#tutorial-start")
-    expect(page.locator("#lesson h2")).to_have_text(texts["lesson_run_title"])
+    expect(page.locator("#lesson h2")).to_have_text(_catalogue(LANGUAGES[-1])["lesson_run_title"])
     # A wrong move: a valid group where the step asks for a run. The step says what is wrong.
     _lay_sets(page, [["B7", "Y7", "K7"]])
     page.click("#end-turn")
-    expect(page.locator("#lesson-hint")).to_have_text(texts["lesson_run_wrong"])
-    _texts_fit_and_speak(page, language, "tutorial hint")
-    screenshot(page, f"tutorial-hint-{language}-{size}")
+
+    def wrong(texts: dict[str, str]) -> None:
+        expect(page.locator("#lesson h2")).to_have_text(texts["lesson_run_title"])
+        expect(page.locator("#lesson-hint")).to_have_text(texts["lesson_run_wrong"])
+
+    _in_every_language(page, "tutorial-hint", wrong)
     page.click("#reset")
     expect(page.locator(".table .set")).to_have_count(0)
     for step, plays in enumerate(TUTORIAL_PLAYS, start=1):
-        expect(page.locator("#lesson .lesson-step")).to_have_text(
-            texts["lesson_step"].replace("{n}", str(step)).replace("{total}", str(len(TUTORIAL_PLAYS)))
-        )
         _lay_sets(page, plays)
         expect(page.locator("#end-turn")).to_be_enabled()
         page.click("#end-turn")
-        expect(page.locator("#lesson-done")).to_have_text(texts["lesson_well_done"])
-        _texts_fit_and_speak(page, language, f"tutorial step {step}")
-        screenshot(page, f"tutorial-{step}-{language}-{size}")
+
+        def done(texts: dict[str, str], step: int = step) -> None:
+            expect(page.locator("#lesson .lesson-step")).to_have_text(
+                texts["lesson_step"].replace("{n}", str(step)).replace("{total}", str(len(TUTORIAL_PLAYS)))
+            )
+            expect(page.locator("#lesson-done")).to_have_text(texts["lesson_well_done"])
+
+        _in_every_language(page, f"tutorial-{step}", done)
         page.click("#lesson-next")
-    expect(page.locator("#tutorial-done h2")).to_have_text(texts["tutorial_done_title"])
-    _texts_fit_and_speak(page, language, "tutorial done")
+    _in_every_language(
+        page,
+        "tutorial-done",
+        lambda texts: expect(page.locator("#tutorial-done h2")).to_have_text(texts["tutorial_done_title"]),
+    )
     # Then a real game against the computer.
     page.click("#tutorial-play")
     page.wait_for_selector(".rack .tile")
