@@ -48,9 +48,11 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # One worker per core; the browser tests (marked as one group, run first) all run in one of them,
-# with one server and one Chromium, while the others share out the rest of the tests.
+# with one server and one Chromium, while the others share out the rest of the tests. Compiled
+# modules are kept even where the environment says not to write them: the workers then load
+# what collecting the tests compiled, rather than each compiling every module again.
 unit: $(STAMP) browser
-	$(BIN)/pytest -n auto --dist loadgroup src tests docs
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n auto --dist loadgroup src tests docs
 
 test: lint typecheck unit
 
