@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import socket
 import sqlite3
@@ -306,3 +307,16 @@ def test_serve_refuses_a_direct_address_outside_a_cluster_or_malformed(
     assert "--direct-url http://x/ws: a WebSocket address" in reason
     same = refusal(capsys, "serve", "--port", "9101", "--db", database, *redis, "--direct-port", "9101")
     assert "--direct-port 9101: choose 1 to 65535, not the --port" in same
+
+
+def test_serve_tells_the_address_of_its_direct_port_or_the_one_given() -> None:
+    from tilerummy.cli.serve import _direct_url
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    given = argparse.Namespace(host="0.0.0.0", port=8000, redis="redis://r/0", direct_port=port, direct_url=None)
+    assert _direct_url(given) == f"ws://127.0.0.1:{port}/ws"
+    behind = argparse.Namespace(**{**vars(given), "direct_url": "wss://play.example.org/s/1/ws"})
+    assert _direct_url(behind) == "wss://play.example.org/s/1/ws"
+    assert _direct_url(argparse.Namespace(**{**vars(given), "direct_port": None})) is None

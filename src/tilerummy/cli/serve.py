@@ -143,8 +143,9 @@ def _direct_url(args: argparse.Namespace) -> str | None:
         if not args.direct_url.startswith(("ws://", "wss://")) or " " in args.direct_url:
             raise TilerummyError(f"--direct-url {args.direct_url}: a WebSocket address, ws://HOST:PORT/ws or wss://...")
         return str(args.direct_url)
-    shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(args.host, f"[{args.host}]" if ":" in args.host else args.host)
-    return f"ws://{shown}:{args.direct_port}/ws"
+    from ..server.app import reachable_host
+
+    return f"ws://{reachable_host(args.host)}:{args.direct_port}/ws"
 
 
 def _check_database(where: str | None) -> None:

@@ -372,6 +372,12 @@ async def _sweep(hub: Hub, gate: Gate) -> None:
             log.exception("closing idle rooms and connections failed")
 
 
+def reachable_host(host: str) -> str:
+    """The host part of an address that reaches a server listening on ``host``."""
+    # Listening on every address: the machine itself is one of them.
+    return {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
+
+
 def serve(host: str, port: int, settings: Settings) -> None:
     """Run the server until it is stopped (Ctrl-C or SIGTERM).
 
@@ -379,8 +385,7 @@ def serve(host: str, port: int, settings: Settings) -> None:
     """
     import uvicorn
 
-    # Listening on every address: the machine itself is one of them.
-    shown_host = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
+    shown_host = reachable_host(host)
     where = settings.database or str(default_database_path())
     announced = replace(
         settings,
