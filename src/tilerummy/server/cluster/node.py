@@ -240,9 +240,6 @@ class ClusterNode:
 
     async def _beat(self) -> None:
         await self.directory.beat()
-        if self.direct_url is not None:
-            # Kept fresh for the pages' policy: the others' addresses of their own.
-            await self.directory.others()
         dead = await self.directory.dead(self.guests.origins())
         if dead:
             log.warning("servers stopped: %s; their connections leave their rooms", ", ".join(sorted(dead)))
@@ -253,6 +250,7 @@ class ClusterNode:
             self._missing_since.clear()
             return
         now = self.link.clock()
+        # Also keeps the others' addresses fresh for the pages' policy (:meth:`direct_urls`).
         await self.directory.others()
         stopped = self.directory.stop_seen_at
         if self.link.recoveries != self._recoveries or (stopped is not None and stopped > self._scanned_at):
