@@ -10,7 +10,7 @@ export function showHelp() {
   modal("help", t("how_title"), (close) => [
     h("ul", {}, ["how_goal", "how_sets", "how_first", "how_turn", "how_jokers"].map((key) => h("li", {}, t(key)))),
     h("h3", {}, t("keys_title")),
-    h("ul", {}, ["key_pick", "key_arrows", "key_new", "key_undo", "key_escape"].map((key) => h("li", {}, t(key)))),
+    h("ul", {}, ["key_pick", "key_arrows", "key_new", "key_undo", "key_escape", "key_rack"].map((key) => h("li", {}, t(key)))),
     h("a", { class: "button secondary", id: "help-tutorial", href: "/#tutorial", onclick: close }, t("tutorial_link")),
   ]);
 }

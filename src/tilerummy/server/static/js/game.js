@@ -1,18 +1,21 @@
 // The game screen: the table, the rack, moving tiles (drag, tap or keys), and the turn's buttons.
 
 import { dealSeal, matchProgress, resultDialog, showHelp } from "./dialogs.js";
-import { Draft, fromRack, markNew, markNewRack, newTiles, sameTiles } from "./draft.js";
+import { Draft, fromRack, markNew, markNewRack, newTiles, pickTiles, sameTiles, tilesAdded } from "./draft.js";
 import { t } from "./i18n.js";
 import { TileInput } from "./input.js";
 import { describe, drawEntry, playEntry } from "./movelog.js";
 import { readSet } from "./rules.js";
-import { beep, h, icon, settings, tileFace, tileLabel, toast } from "./ui.js";
+import { beep, clearToast, h, icon, placeToast, reducedMotion, settings, tileFace, tileLabel, toast } from "./ui.js";
 
 const CLOCK_WARNING_SECONDS = 15;
 const LIVE_TABLE_DELAY_MS = 150;
-// How long the tiles of another player's play stay outlined; the move log keeps saying what they were.
-const LAST_MOVE_MS = 5000;
 const LOG_KEY = "tilerummy.log";
+// The tiles the player drew last, kept over a reload: marked "new" on the rack until their next turn ends.
+const DRAWN_KEY = "tilerummy.drawn";
+// How long a tile of another player's play takes to move into place (none under reduced motion).
+const ARRIVE_MS = 420;
+const ARRIVE_STAGGER_MS = 60;
 
 export class GameScreen {
   constructor(root, state, api) {
@@ -24,7 +27,10 @@ export class GameScreen {
     this.baseRack = null;
     this.selected = new Set();
     this.fresh = new Set();
-    this.lastMove = new Set();
+    // The tiles the others placed since the player's turn last ended (bare tokens with counts).
+    this.lastMove = new Map();
+    this.drawn = loadDrawn(state.game);
+    this.arriving = null;
     this.live = null;
     this.sortMode = localStorage.getItem("tilerummy.sort") || "colour";
     this.resultShownFor = null;
@@ -41,7 +47,6 @@ export class GameScreen {
   destroy() {
     this.input.destroy();
     clearInterval(this.clockTimer);
-    clearTimeout(this.lastMoveTimer);
     document.body.classList.remove("in-game");
     document.title = "tilerummy";
   }
@@ -63,18 +68,28 @@ export class GameScreen {
 
   update(previous, game, event) {
     const sameGame = previous && previous.game_id === game.game_id;
-    if (event && sameGame && event.kind === "play") {
-      this.showLastMove(newTiles(previous.table, game.table));
-    } else if (event && event.kind === "start") {
-      this.lastMove = new Set();
+    const me = game.seat;
+    let arrived = null;
+    if (!sameGame || (event && event.kind === "start")) {
+      this.lastMove = new Map();
+      this.keepDrawn(game, []);
+    } else if (event && event.seat === me && me !== null) {
+      // The player's turn ended: what the others did before it is no news now; a draw is marked until the next one ends.
+      this.lastMove = new Map();
+      const own = (event.kind === "draw" || event.kind === "timeout") && previous.rack && game.rack;
+      this.keepDrawn(game, own ? tilesAdded(game.rack, previous.rack) : []);
+    } else if (event && event.kind === "play") {
+      // Another player's tiles stay marked until the player's own turn ends (a watcher sees the latest play's).
+      arrived = newTiles(previous.table, game.table);
+      if (me === null) this.lastMove = new Map();
+      for (const [key, count] of arrived) this.lastMove.set(key, (this.lastMove.get(key) || 0) + count);
     }
     if (event) this.record(sameGame ? previous : null, game, event);
-    const drawn = previous && previous.rack && game.rack && game.rack.length > previous.rack.length;
     if (game.moves !== this.moves || !sameTiles(game.rack, this.baseRack)) {
-      this.reset(game, drawn ? previous.rack : null);
+      this.reset(game, null);
     }
+    if (arrived && arrived.size && this.draft) this.arriving = { ids: markNew(this.draft.sets, arrived), seat: event.seat };
     if (!event) return;
-    const me = game.seat;
     if (game.result) {
       // The result speaks for itself: an older message would only cover it.
       const message = document.getElementById("toast");
@@ -82,7 +97,8 @@ export class GameScreen {
       beep(game.result.winner === me ? "win" : "place");
       if (game.result.went_out) this.banner(t("rummikub"));
     } else if (event.kind === "timeout" && event.seat === me) {
-      toast(t("timeout_you", { n: event.drawn }), "error");
+      // The message names the tiles drawn, as the rack marks them.
+      toast(this.drawn.tiles.length ? t("timeout_you_tiles", { tiles: this.drawn.tiles.map(tileLabel).join(" ") }) : t("timeout_you", { n: event.drawn }), "error");
     } else if (event.kind === "play" && event.seat !== me) {
       beep("place");
     } else if (event.kind === "draw" && event.seat === me) {
@@ -91,18 +107,14 @@ export class GameScreen {
     if (!game.result && game.turn === me && game.rack && (event.kind === "start" || event.seat !== me)) beep("turn");
   }
 
-  // Another player's tiles stay outlined a few seconds (and only until the player changes the table).
-  showLastMove(added) {
-    this.lastMove = added;
-    clearTimeout(this.lastMoveTimer);
-    this.lastMoveTimer = setTimeout(() => this.forgetLastMove(), LAST_MOVE_MS);
-  }
-
-  forgetLastMove() {
-    clearTimeout(this.lastMoveTimer);
-    this.lastMove = new Set();
-    this.lastMoveIds = new Set();
-    for (const element of this.root.querySelectorAll(".tile.last")) element.classList.remove("last");
+  // The tiles the player drew (texts), kept for the game over a reload.
+  keepDrawn(game, tiles) {
+    this.drawn = { game_id: game.game_id, tiles };
+    try {
+      sessionStorage.setItem(DRAWN_KEY, JSON.stringify(this.drawn));
+    } catch {
+      // Without storage the mark is lost on a reload only.
+    }
   }
 
   // --- The move log --------------------------------------------------------------
@@ -118,7 +130,7 @@ export class GameScreen {
       return;
     } else {
       // The player's own draw names the tile, as their rack shows it.
-      const own = event.kind === "draw" && event.seat === game.seat && previous && previous.rack && game.rack;
+      const own = (event.kind === "draw" || event.kind === "timeout") && event.seat === game.seat && previous && previous.rack && game.rack;
       const tiles = own ? [...markNewRack(game.rack.map((text) => ({ id: text, t: text })), previous.rack)] : null;
       this.log.entries.push({ ...drawEntry(event.kind, event.seat, event.drawn, tiles), moves: game.moves, standIn: event.stand_in });
     }
@@ -132,16 +144,26 @@ export class GameScreen {
 
   logLine(entry) {
     const name = entry.seat === this.game.seat ? t("you_name", { name: this.game.players[entry.seat] }) : this.nameOf(entry.seat);
+    // The player's own timeout names the tiles it drew, as their own draw does.
+    if (entry.kind === "timeout" && entry.tiles && entry.tiles.length) return t("log_timeout_tiles", { name, tiles: entry.tiles.map(tileLabel).join(" ") });
     return describe(entry, { t, name, label: tileLabel });
   }
 
+  // Closed, the log shows its latest line (and, on a wide screen, the one before); open, every line,
+  // in the page's flow above the table, which it pushes down rather than covers.
   moveLog() {
     const entries = this.log.game_id === this.game.game_id ? this.log.entries : [];
     const latest = entries.length ? this.logLine(entries[entries.length - 1]) : t("log_empty");
+    const before = entries.length > 1 ? this.logLine(entries[entries.length - 2]) : null;
     const details = h(
       "details",
       { class: "log", id: "move-log", open: this.logOpen, ontoggle: () => (this.logOpen = details.open) },
-      h("summary", { "aria-label": `${t("log_title")}: ${latest}` }, h("span", { class: "log-title" }, t("log_title")), h("span", { class: "latest", id: "log-latest", role: "status" }, latest)),
+      h(
+        "summary",
+        { "aria-label": `${t("log_title")}: ${latest}` },
+        h("span", { class: "log-title" }, t("log_title")),
+        h("span", { class: "recent" }, before ? h("span", { class: "before", id: "log-before" }, before) : null, h("span", { class: "latest", id: "log-latest", role: "status" }, latest)),
+      ),
       h("ol", { id: "log-lines" }, entries.map((entry) => h("li", {}, this.logLine(entry)))),
     );
     return details;
@@ -162,14 +184,14 @@ export class GameScreen {
     const order = this.draft.rack.map((tile) => tile.t);
     this.draft = new Draft(game.table, game.rack || [], { order, sortMode: this.sortMode });
     this.lastMoveIds = markNew(this.draft.sets, this.lastMove);
-    this.fresh = rackBefore ? markNewRack(this.draft.rack, rackBefore) : new Set();
+    const drawn = this.drawn && this.drawn.game_id === game.game_id ? this.drawn.tiles : [];
+    this.fresh = rackBefore ? markNewRack(this.draft.rack, rackBefore) : pickTiles(this.draft.rack, drawn);
     this.baseRack = game.rack ? [...game.rack] : null;
   }
 
   // --- Changing the arrangement ------------------------------------------------
 
   change(apply) {
-    if (this.lastMoveIds && this.lastMoveIds.size) this.forgetLastMove();
     apply();
     this.render();
     this.sendLive();
@@ -244,8 +266,12 @@ export class GameScreen {
   async ask(message) {
     if (!this.myTurn || this.busy) return null;
     this.busy = true;
-    // A table shown after the turn's end would be refused: nothing of it may follow the action.
-    if (message.type !== "hint") clearTimeout(this.liveTimer);
+    // A table shown after the turn's end would be refused: nothing of it may follow the action,
+    // nor may the turn's messages ("Suggested play…") outlast it.
+    if (message.type !== "hint") {
+      clearTimeout(this.liveTimer);
+      clearToast();
+    }
     this.render();
     try {
       const reply = await this.api.request(message);
@@ -281,6 +307,9 @@ export class GameScreen {
     }
     this.applyTable(reply.sets);
     toast(t("hint_shown", { n: reply.placed.length }));
+    // The message sits between the table and the rack: the tiles it talks of are scrolled into view above it.
+    const first = this.root.querySelector(".table .tile.selected");
+    if (first) first.scrollIntoView({ block: "nearest" });
   }
 
   // Arrange the turn's tiles as a whole table (a hint's), its rack tiles picked, to be seen and moved on.
@@ -320,7 +349,12 @@ export class GameScreen {
 
     const table = h(
       "section",
-      { class: `table ${this.live && !mine ? "live" : ""}`, "aria-label": t("table") },
+      {
+        class: `table ${this.live && !mine ? "live" : ""}`,
+        "aria-label": t("table"),
+        // A tap on the open table, beside the sets, lays the picked tiles as a new set (as a drop there does).
+        onclick: (event) => mine && this.selected.size && !event.target.closest(".set, .tile, button") && this.placeSelected("new"),
+      },
       sets.length === 0 ? h("p", { class: "empty" }, mine ? t("table_empty_mine") : t("table_empty")) : null,
       sets.map((set, index) => {
         const reading = mine ? check.readings[index] : readSet(set.tiles.map((tile) => tile.t), { wrap });
@@ -366,6 +400,8 @@ export class GameScreen {
     );
 
     this.root.replaceChildren(
+      // The first Tab stop of the page: straight to the rack (shown only when it has the focus); R does the same.
+      game.rack === null ? null : h("a", { class: "skip", id: "skip-to-rack", href: "#rack", onclick: (event) => (event.preventDefault(), rack.focus()) }, t("skip_to_rack")),
       this.api.header(this.clockChip(), h("button", { class: "icon help", id: "help", title: t("help"), "aria-label": t("help"), onclick: () => showHelp() }, "?")),
       h(
         "main",
@@ -391,7 +427,33 @@ export class GameScreen {
     this.bumped = null;
     const lines = this.root.querySelector("#log-lines");
     if (lines) lines.scrollTop = lines.scrollHeight;
+    placeToast();
     this.tickClock();
+    if (this.arriving) this.arrive(this.arriving);
+    this.arriving = null;
+  }
+
+  // Another player's placed tiles move into place from their name, one after another, briefly.
+  arrive({ ids, seat }) {
+    if (reducedMotion()) return;
+    const from = this.root.querySelectorAll(".players .player")[seat];
+    if (!from || !ids.size) return;
+    const start = from.getBoundingClientRect();
+    let order = 0;
+    for (const id of ids) {
+      const element = this.root.querySelector(`.table [data-id="${id}"]`);
+      if (!element || !element.animate) continue;
+      const end = element.getBoundingClientRect();
+      const dx = start.left + start.width / 2 - (end.left + end.width / 2);
+      const dy = start.top + start.height / 2 - (end.top + end.height / 2);
+      element.animate([{ transform: `translate(${dx}px, ${dy}px) scale(0.5)`, opacity: 0.2 }, { transform: "none", opacity: 1 }], {
+        duration: ARRIVE_MS,
+        delay: order * ARRIVE_STAGGER_MS,
+        easing: "cubic-bezier(0.2, 0.7, 0.3, 1)",
+        fill: "backwards",
+      });
+      order += 1;
+    }
   }
 
   tile(tile, where) {
@@ -540,6 +602,17 @@ function showClock(clock, text, className, withIcon = false) {
     clock.dataset.shown = text;
   }
   if (clock.className !== className) clock.className = className;
+}
+
+// The tiles drawn last, for the same game.
+function loadDrawn(game) {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(DRAWN_KEY) || "null");
+    if (saved && game && saved.game_id === game.game_id && Array.isArray(saved.tiles)) return saved;
+  } catch {
+    // Nothing kept.
+  }
+  return { game_id: game ? game.game_id : null, tiles: [] };
 }
 
 // The move log survives a reload of the page, for the same game.

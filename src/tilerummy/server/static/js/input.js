@@ -105,9 +105,12 @@ export class TileInput {
     if (drag.over) drag.over.classList.remove("over");
   }
 
+  // The set, rack or "New set" under the pointer; anywhere else on the open table, "New set": a tile
+  // dropped beside the sets starts a set of its own.
   dropTargetAt(x, y) {
     const element = document.elementFromPoint(x, y);
-    const target = element && element.closest("[data-drop]");
+    let target = element && element.closest("[data-drop]");
+    if (!target && element && element.closest(".table") && this.screen.myTurn) target = this.screen.root.querySelector("#new-set");
     return target && this.screen.root.contains(target) ? target : null;
   }
 
@@ -139,7 +142,16 @@ export class TileInput {
       return;
     }
     const element = document.activeElement;
-    if (!element || !this.screen.root.contains(element) || element.matches("input, select")) return;
+    const typing = element && element.matches("input, select, textarea, [contenteditable]");
+    if (!typing && !control && !event.altKey && event.key.toLowerCase() === "r") {
+      const rack = this.screen.root.querySelector("#rack");
+      if (rack && this.screen.game.rack !== null) {
+        event.preventDefault();
+        (rack.querySelector(".tile.movable") || rack).focus();
+      }
+      return;
+    }
+    if (!element || !this.screen.root.contains(element) || typing) return;
     const tileId = element.dataset.id;
     const drop = element.dataset.drop;
     if (event.key === "Escape") {

@@ -126,8 +126,30 @@ export function toast(text, kind = "info") {
   }
   box.textContent = text;
   box.className = `show ${kind}`;
+  placeToast();
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => (box.className = ""), 3500);
+}
+
+// The message shown now goes away (the turn it spoke of is over).
+export function clearToast() {
+  const box = document.getElementById("toast");
+  if (box) box.className = "";
+}
+
+// In a game the message takes its place in the page, between the table and the turn's status, so it
+// covers none of the tiles it speaks of; elsewhere it floats at the top.
+export function placeToast() {
+  const box = document.getElementById("toast");
+  const status = document.querySelector("main.game > .status");
+  if (!box) return;
+  if (status && box.nextElementSibling !== status) status.before(box);
+  else if (!status && box.parentElement !== document.body) document.body.append(box);
+}
+
+// Whether the player asked for less movement (the system's setting).
+export function reducedMotion() {
+  return Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 }
 
 // Short beeps from the Web Audio API: nothing to download, nothing to license.
