@@ -349,7 +349,7 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ThreadedSe
     expect(host.locator(".rack .tile.card").first).to_be_visible()
     # As a card, the joker is a star alone: a "J" would read as a jack.
     assert host.evaluate("async () => (await import('/static/js/ui.js')).tileFace('J').textContent") == "★"
-    expect(host.locator("header button.switch").first).to_have_text("Cards")
+    expect(host.locator("#cards-switch")).to_have_text("Cards")
     screenshot(host, "two-players-cards-desktop")
     _no_page_errors(host, guest)
     host.context.close()

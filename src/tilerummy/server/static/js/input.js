@@ -130,6 +130,10 @@ export class TileInput {
   keyDown(event) {
     if (!this.screen.game || document.querySelector(".overlay")) return;
     const control = event.ctrlKey || event.metaKey;
+    const element = document.activeElement;
+    // Keys typed in a field (the chat's) are the field's own.
+    const typing = element && element.matches("input, select, textarea, [contenteditable]");
+    if (typing && element.closest("#chat")) return;
     if (control && event.key.toLowerCase() === "z") {
       event.preventDefault();
       if (event.shiftKey) this.screen.redo();
@@ -141,8 +145,6 @@ export class TileInput {
       this.screen.redo();
       return;
     }
-    const element = document.activeElement;
-    const typing = element && element.matches("input, select, textarea, [contenteditable]");
     if (!typing && !control && !event.altKey && event.key.toLowerCase() === "r") {
       const rack = this.screen.root.querySelector("#rack");
       if (rack && this.screen.game.rack !== null) {

@@ -8,6 +8,7 @@ import { matchProgress } from "./dialogs.js";
 import { showReplay } from "./replay.js";
 import { showRoom } from "./room.js";
 import { TutorialScreen } from "./tutorial.js";
+import { Chat } from "./chat.js";
 
 const app = document.getElementById("app");
 const SEATS_KEY = "tilerummy.seats";
@@ -43,6 +44,9 @@ function saveSeat(code, token) {
   else delete seats[code];
   localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
 }
+
+// The room's chat, for players and spectators alike: its panel stays over every screen of the room.
+const chat = new Chat(state, { request: (message) => request(message), connection: () => state.connection });
 
 function defaultName() {
   return `${t("default_name")} ${Math.floor(100 + Math.random() * 900)}`;
@@ -102,6 +106,7 @@ function receive(message) {
     case "snapshot":
       state.seq = message.seq;
       state.room = message.room;
+      chat.setLines(state.code, message.chat);
       followHost();
       state.clockOffset = message.now - Date.now() / 1000;
       setGame(message.game, null);
@@ -112,6 +117,7 @@ function receive(message) {
       state.room = message.room;
       followHost();
       show();
+      chat.refresh();
       break;
     case "game":
       if (!sequenceFits(message.seq)) return;
@@ -121,6 +127,9 @@ function receive(message) {
       break;
     case "room_server":
       if (message.code === state.code && state.connection) state.connection.moveTo(message.url);
+      break;
+    case "chat":
+      if (state.code) chat.add(message);
       break;
     case "live_table":
       if (state.screen instanceof GameScreen) state.screen.liveTable(message);
@@ -217,6 +226,7 @@ async function leaveRoom() {
   state.code = null;
   state.room = null;
   state.game = null;
+  chat.leave();
   leaveScreen();
   if (code && state.connection && state.connection.status === "online") await state.connection.request({ type: "leave_room" });
 }
@@ -303,21 +313,22 @@ function header(...middle) {
         await setLanguage(event.target.value, { remember: true });
         translateDefaultName(oldDefault);
         refresh();
+        chat.refresh();
       },
     },
     Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language(), title: name }, code.toUpperCase())),
   );
   // Switches say what they switch under their symbol (phones show no tooltips); pressed means on.
-  const toggle = (symbol, label, title, on, flip) =>
-    h("button", { class: "switch", "aria-pressed": String(on), title, "aria-label": title, onclick: () => (flip(), saveSettings(), refresh()) }, symbol, h("span", { class: "label", "aria-hidden": "true" }, label));
-  const cards = toggle(icon("cards"), t("switch_cards"), t(settings.cards ? "show_tiles" : "show_cards"), settings.cards, () => (settings.cards = !settings.cards));
-  const sound = toggle(icon(settings.muted ? "muted" : "sound"), t("switch_sound"), t(settings.muted ? "sound_on" : "sound_off"), !settings.muted, () => (settings.muted = !settings.muted));
+  const toggle = (id, symbol, label, title, on, flip) =>
+    h("button", { class: "switch", id, "aria-pressed": String(on), title, "aria-label": title, onclick: () => (flip(), saveSettings(), refresh()) }, symbol, h("span", { class: "label", "aria-hidden": "true" }, label));
+  const cards = toggle("cards-switch", icon("cards"), t("switch_cards"), t(settings.cards ? "show_tiles" : "show_cards"), settings.cards, () => (settings.cards = !settings.cards));
+  const sound = toggle("sound-switch", icon(settings.muted ? "muted" : "sound"), t("switch_sound"), t(settings.muted ? "sound_on" : "sound_off"), !settings.muted, () => (settings.muted = !settings.muted));
   return h(
     "header",
     { class: "top" },
     h("a", { class: "brand", href: "/", onclick: (event) => (event.preventDefault(), navigate("/")) }, h("span", { class: "logo" }, "R"), "tilerummy"),
     h("div", { class: "middle" }, middle),
-    h("div", { class: "tools" }, cards, sound, languages),
+    h("div", { class: "tools" }, state.code && state.room ? chat.button() : null, cards, sound, languages),
   );
 }
 
