@@ -432,7 +432,7 @@ def test_the_lobby_shows_the_round_and_totals_of_a_match_being_played(server: Th
     page = _page(browser, DESKTOP)
     page.goto(server.url)
     entry = page.locator("#lobby li", has_text=player.code)
-    expect(entry.locator(".lobby-match")).to_have_text("Round 1 of 3 · 0 / 0")
+    expect(entry.locator(".lobby-match")).to_have_text("Round 1 of 3 · totals 0 / 0")
     screenshot(page, "lobby-match-desktop")
     player.close()
     _no_page_errors(page)

@@ -3,7 +3,7 @@
 import { checkDeal, shortCommitment } from "./fairdeal.js";
 import { t } from "./i18n.js";
 import { showAnalysis } from "./review.js";
-import { h, icon, modal } from "./ui.js";
+import { h, icon, modal, tileFace } from "./ui.js";
 
 // How to play and the keys, over the game.
 export function showHelp() {
@@ -19,9 +19,33 @@ function signed(number) {
   return number > 0 ? `+${number}` : String(number);
 }
 
+// What a seat's score says beyond its tiles: a player who never made the first play pays a fixed
+// amount (RULES.md, unmelded_penalty) instead of the value of the tiles left.
+function scoreNote(screen, seat) {
+  const game = screen.game;
+  const result = game.result;
+  const rules = screen.rules;
+  if (rules.unmelded_penalty === false || seat === result.winner || game.melded[seat] || !result.adjusted) return null;
+  const paid = result.adjusted[seat];
+  if (paid !== 100 && paid !== 200) return null;
+  return h("span", { class: "score-note", id: `score-note-${seat}` }, t(paid === 200 ? "score_unmelded_could" : "score_unmelded_never", { points: paid }));
+}
+
+// The tiles a seat was left with: one's own, as tiles; the others', how many (only their value is told).
+function leftover(screen, seat) {
+  const game = screen.game;
+  if (seat === game.seat && game.rack) {
+    return game.rack.length ? h("span", { class: "leftover", id: "leftover-own", "aria-label": t("leftover_own") }, game.rack.map((tile) => tileFace(tile))) : null;
+  }
+  const count = game.rack_sizes[seat];
+  return count ? h("span", { class: "leftover-count" }, t("leftover_count", { n: count })) : null;
+}
+
 export function resultDialog(screen) {
   const game = screen.game;
   const result = game.result;
+  // Closed to look at the final table, it waits behind the status line's button.
+  if (screen.resultHidden === game.game_id) return null;
   const winner = screen.nameOf(result.winner);
   const order = game.players.map((name, seat) => seat).sort((a, b) => result.scores[b] - result.scores[a]);
   const totals = h("div", { id: "totals" });
@@ -35,11 +59,12 @@ export function resultDialog(screen) {
   else if (screen.totals) totals.append(totalsTable(screen));
   return h(
     "div",
-    { class: "overlay" },
+    { class: "overlay result-overlay" },
     h(
       "div",
-      { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "result-title" },
-      h("h2", { id: "result-title" }, result.went_out ? t("rummikub") : t("round_over")),
+      { class: "dialog result-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "result-title" },
+      h("button", { class: "icon result-close", id: "result-close", title: t("result_see_table"), "aria-label": t("result_see_table"), onclick: () => screen.hideResult() }, "×"),
+      h("h2", { id: "result-title", class: result.went_out ? "cheer" : "" }, result.went_out ? t("rummikub") : t("round_over")),
       h("p", { class: "winner" }, result.winner === game.seat ? t("you_won") : t("winner_is", { name: winner })),
       h(
         "table",
@@ -52,7 +77,7 @@ export function resultDialog(screen) {
             h(
               "tr",
               { class: seat === game.seat ? "me" : "" },
-              h("td", {}, seat === result.winner ? "★ " : "", screen.nameOf(seat)),
+              h("td", {}, h("span", { class: "who" }, seat === result.winner ? "★ " : "", screen.nameOf(seat)), leftover(screen, seat), scoreNote(screen, seat)),
               h("td", {}, result.values ? result.values[seat] : ""),
               h("td", { class: result.scores[seat] >= 0 ? "plus" : "minus" }, signed(result.scores[seat])),
             ),
@@ -69,6 +94,7 @@ export function resultDialog(screen) {
           : h("p", { class: "muted" }, t(match && !match.over ? "waiting_next_round" : "waiting_rematch")),
         h("button", { class: "secondary", id: "analyse", onclick: () => showAnalysis(game.game_id, (seat) => screen.nameOf(seat)) }, t("analyse")),
         h("a", { class: "button secondary", href: `/replay/${game.game_id}`, id: "replay-link" }, t("watch_replay")),
+        h("button", { class: "secondary", id: "see-table", onclick: () => screen.hideResult() }, t("result_see_table")),
         h("button", { class: "secondary", id: "home", onclick: () => screen.api.goHome() }, t("home")),
       ),
     ),

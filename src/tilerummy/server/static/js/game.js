@@ -91,11 +91,10 @@ export class GameScreen {
     if (arrived && arrived.size && this.draft) this.arriving = { ids: markNew(this.draft.sets, arrived), seat: event.seat };
     if (!event) return;
     if (game.result) {
-      // The result speaks for itself: an older message would only cover it.
+      // The result speaks for itself: an older message would only cover it (and its title cheers, no banner over it).
       const message = document.getElementById("toast");
       if (message) message.className = "";
       beep(game.result.winner === me ? "win" : "place");
-      if (game.result.went_out) this.banner(t("rummikub"));
     } else if (event.kind === "timeout" && event.seat === me) {
       // The message names the tiles drawn, as the rack marks them.
       toast(this.drawn.tiles.length ? t("timeout_you_tiles", { tiles: this.drawn.tiles.map(tileLabel).join(" ") }) : t("timeout_you", { n: event.drawn }), "error");
@@ -539,6 +538,7 @@ export class GameScreen {
     const parts = [];
     if (game.result) {
       parts.push(h("strong", {}, t("round_over")));
+      if (this.resultHidden === game.game_id) parts.push(h("button", { class: "primary", id: "show-result", onclick: () => this.showResult() }, t("result_show")));
     } else if (check) {
       parts.push(h("strong", {}, t("your_turn")));
       if (!check.melded) {
@@ -584,10 +584,17 @@ export class GameScreen {
     );
   }
 
-  banner(text) {
-    const banner = h("div", { class: "banner", role: "alert" }, text);
-    document.body.append(banner);
-    setTimeout(() => banner.remove(), 2600);
+  // The result closed, to look at the final table; the status line's button brings it back.
+  hideResult() {
+    this.resultHidden = this.game.game_id;
+    this.render();
+    document.getElementById("show-result")?.focus();
+  }
+
+  showResult() {
+    this.resultHidden = null;
+    this.render();
+    document.getElementById("result-close")?.focus();
   }
 }
 

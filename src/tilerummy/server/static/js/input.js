@@ -128,7 +128,14 @@ export class TileInput {
   // --- Keys --------------------------------------------------------------------
 
   keyDown(event) {
-    if (!this.screen.game || document.querySelector(".overlay")) return;
+    if (!this.screen.game) return;
+    const overlays = document.querySelectorAll(".overlay");
+    // Escape closes the result, to look at the final table (a dialog over it closes first, by itself).
+    if (event.key === "Escape" && overlays.length === 1 && overlays[0].classList.contains("result-overlay")) {
+      this.screen.hideResult();
+      return;
+    }
+    if (overlays.length) return;
     const control = event.ctrlKey || event.metaKey;
     const element = document.activeElement;
     // Keys typed in a field (the chat's) are the field's own.

@@ -6,7 +6,7 @@ import { GameScreen, playerName } from "./game.js";
 import { beep, h, icon, saveSettings, settings, tileFace, toast } from "./ui.js";
 import { matchProgress } from "./dialogs.js";
 import { showReplay } from "./replay.js";
-import { showRoom } from "./room.js";
+import { rulesSummary, showRoom } from "./room.js";
 import { TutorialScreen } from "./tutorial.js";
 import { Chat } from "./chat.js";
 
@@ -130,6 +130,10 @@ function receive(message) {
       break;
     case "chat":
       if (state.code) chat.add(message);
+      break;
+    case "left":
+      // Left before its game began, a room keeps no seat: nothing to come back to.
+      if (state.room && state.room.code === message.code && state.room.status === "open") saveSeat(message.code, null);
       break;
     case "live_table":
       if (state.screen instanceof GameScreen) state.screen.liveTable(message);
@@ -267,7 +271,7 @@ function show() {
     state.screen.render();
   } else {
     leaveScreen();
-    showRoom(app, state, { header, request, showError, goHome });
+    showRoom(app, state, { header, request, showError, goHome, playBots: () => startBotGame(1, "easy", 120) });
   }
   showStatus();
 }
@@ -326,10 +330,46 @@ function header(...middle) {
   return h(
     "header",
     { class: "top" },
-    h("a", { class: "brand", href: "/", onclick: (event) => (event.preventDefault(), navigate("/")) }, h("span", { class: "logo" }, "R"), "tilerummy"),
+    h("a", { class: "brand", href: "/", "aria-label": t("home"), onclick: (event) => (event.preventDefault(), leaveAsked()) }, h("span", { class: "logo" }, "R"), "tilerummy"),
     h("div", { class: "middle" }, middle),
     h("div", { class: "tools" }, state.code && state.room ? chat.button() : null, cards, sound, languages),
   );
+}
+
+// The logo leads home; from a game being played it asks first, saying the seat is kept.
+function leaveAsked() {
+  const game = state.game;
+  const playing = state.code && game && !game.result && state.role === "player" && game.rack !== null;
+  if (!playing) {
+    navigate("/");
+    return;
+  }
+  if (document.getElementById("leave-dialog")) return;
+  const grace = (state.room && state.room.options && state.room.options.grace_seconds) ?? 30;
+  const close = () => {
+    overlay.remove();
+    document.removeEventListener("keydown", onKey);
+  };
+  const onKey = (event) => event.key === "Escape" && (event.stopPropagation(), close());
+  const overlay = h(
+    "div",
+    { class: "overlay help-overlay leave-overlay", onclick: (event) => event.target === overlay && close() },
+    h(
+      "div",
+      { class: "dialog leave-dialog", id: "leave-dialog", role: "alertdialog", "aria-modal": "true", "aria-labelledby": "leave-title", "aria-describedby": "leave-text" },
+      h("h2", { id: "leave-title" }, t("leave_title")),
+      h("p", { id: "leave-text" }, t("leave_text", { seconds: grace })),
+      h(
+        "div",
+        { class: "buttons" },
+        h("button", { class: "primary", id: "leave-stay", onclick: close }, t("leave_stay")),
+        h("button", { class: "secondary", id: "leave-go", onclick: () => (close(), navigate("/")) }, t("leave_go")),
+      ),
+    ),
+  );
+  document.addEventListener("keydown", onKey, true);
+  document.body.append(overlay);
+  overlay.querySelector("#leave-stay").focus();
 }
 
 // A name the page made up ("Player 123") follows the language; a name the player chose stays.
@@ -532,6 +572,7 @@ function showHome() {
         { class: "panel" },
         h("h2", {}, t("lobby_title")),
         h("button", { class: "secondary", id: "quick-match", onclick: quickMatch }, t("quick_match")),
+        h("p", { class: "about muted", id: "quick-match-about" }, t("quick_match_about")),
         lobby,
       ),
       h(
@@ -543,6 +584,7 @@ function showHome() {
     ),
   );
   loadLobby();
+  loadKeptSeats();
   clearInterval(lobbyTimer);
   lobbyTimer = setInterval(() => (document.getElementById("lobby") ? loadLobby() : clearInterval(lobbyTimer)), 5000);
 }
@@ -578,7 +620,7 @@ async function loadLobby() {
           h("span", { class: "code" }, room.code),
           h("span", {}, t("lobby_host", { name: room.host || "?" })),
           h("span", { class: "muted" }, room.status === "open" ? t("lobby_free", { free: room.free_seats, seats: room.seats }) : t("lobby_playing")),
-          room.match ? h("span", { class: "muted lobby-match" }, matchProgress(room.match), " · ", room.match.totals.map((total) => (total > 0 ? `+${total}` : String(total))).join(" / ")) : null,
+          room.match ? h("span", { class: "muted lobby-match" }, matchProgress(room.match), " · ", t("lobby_match_totals", { totals: room.match.totals.map((total) => (total > 0 ? `+${total}` : String(total))).join(" / ") })) : null,
           h(
             "button",
             { class: "secondary", onclick: () => (readName(), navigate(`/r/${room.code}`)) },
@@ -590,9 +632,54 @@ async function loadLobby() {
   );
 }
 
+// The seats this browser keeps (a game left by the logo, a closed tab): each one still running, a way back.
+async function loadKeptSeats() {
+  const codes = Object.keys(savedSeats());
+  if (!codes.length) return;
+  const rooms = [];
+  await Promise.all(
+    codes.map(async (code) => {
+      try {
+        const response = await fetch(`/api/rooms/${encodeURIComponent(code)}`);
+        if (response.status === 404) saveSeat(code, null);
+        if (!response.ok) return;
+        const room = await response.json();
+        if (room.status !== "finished") rooms.push(room);
+      } catch {
+        // Unknown for now: offered again on the next visit.
+      }
+    }),
+  );
+  const home = document.querySelector("main.home");
+  if (!home || !rooms.length || document.getElementById("kept-seats") || state.code) return;
+  rooms.sort((a, b) => (a.status === b.status ? a.code.localeCompare(b.code) : a.status === "playing" ? -1 : 1));
+  home.querySelector(".hero").after(
+    h(
+      "section",
+      { class: "panel primary kept", id: "kept-seats" },
+      h("h2", {}, t("kept_title")),
+      h(
+        "ul",
+        { class: "kept-list" },
+        rooms.map((room) =>
+          h(
+            "li",
+            {},
+            h("span", { class: "code" }, room.code),
+            h("span", {}, room.status === "playing" ? t("kept_playing", { name: room.host || "?" }) : t("kept_open", { name: room.host || "?" })),
+            h("button", { class: "primary", dataset: { code: room.code }, onclick: () => navigate(`/r/${room.code}`) }, t("kept_back")),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+// An invite link opened for the first time: whose room it is, its players and rules, then the name to join with.
 function showNamePrompt(code) {
   leaveScreen();
   connect();
+  const about = h("div", { class: "invite-about", id: "invite-about" });
   app.replaceChildren(
     header(),
     h(
@@ -602,10 +689,45 @@ function showNamePrompt(code) {
         "section",
         { class: "panel primary" },
         h("h2", {}, t("join_room_title", { code })),
+        about,
         nameField(),
         h("button", { id: "join-invite", class: "big", onclick: () => (readName(), joinRoom(code)) }, t("join")),
       ),
     ),
+  );
+  describeInvite(code, about);
+}
+
+async function describeInvite(code, box) {
+  let room;
+  try {
+    const response = await fetch(`/api/rooms/${encodeURIComponent(code)}`);
+    if (!response.ok) {
+      box.replaceChildren(h("p", { class: "muted" }, t(response.status === 404 ? "error_no_such_room" : "invite_unknown")));
+      return;
+    }
+    room = await response.json();
+  } catch {
+    return;
+  }
+  const free = room.seats.filter((seat) => seat.kind === "person" && seat.name === null).length;
+  box.replaceChildren(
+    h("p", { class: "invite-host", id: "invite-host" }, t("invite_from", { name: room.host || "?" })),
+    h(
+      "ul",
+      { class: "seats", id: "invite-seats" },
+      room.seats.map((seat) =>
+        h(
+          "li",
+          {},
+          h("span", { class: `dot ${seat.connected ? "on" : ""}`, "aria-hidden": "true" }),
+          seat.kind === "bot" ? [icon("bot"), playerName(seat.name, seat)] : seat.name ? seat.name : h("em", { class: "muted" }, t("free_seat")),
+          seat.name && seat.name === room.host ? h("span", { class: "badge" }, t("host")) : null,
+        ),
+      ),
+    ),
+    rulesSummary(room.rules, room.options),
+    h("p", { class: "muted", id: "invite-status" }, room.status === "open" && free > 0 ? t("waiting_players", { n: free }) : t("invite_watch")),
   );
 }
 
