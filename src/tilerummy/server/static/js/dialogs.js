@@ -1,6 +1,8 @@
 // The dialogs over the game: how to play, and the round's result with the room's totals.
 
-import { checkDeal, shortCommitment } from "./fairdeal.js";
+import { rackValue, tilesLeft } from "./deal.js";
+import { checkDeal, parseKeepingSeeds, shortCommitment } from "./fairdeal.js";
+import { byColour } from "./rules.js";
 import { t } from "./i18n.js";
 import { showAnalysis } from "./review.js";
 import { h, icon, modal, tileFace } from "./ui.js";
@@ -31,14 +33,41 @@ function scoreNote(screen, seat) {
   return h("span", { class: "score-note", id: `score-note-${seat}` }, t(paid === 200 ? "score_unmelded_could" : "score_unmelded_never", { points: paid }));
 }
 
-// The tiles a seat was left with: one's own, as tiles; the others', how many (only their value is told).
+// The tiles a seat was left with: one's own from the rack; the others' from the deal worked out again
+// from the revealed seed (deal.js), or their count until then.
 function leftover(screen, seat) {
   const game = screen.game;
-  if (seat === game.seat && game.rack) {
-    return game.rack.length ? h("span", { class: "leftover", id: "leftover-own", "aria-label": t("leftover_own") }, game.rack.map((tile) => tileFace(tile))) : null;
+  const own = seat === game.seat && game.rack;
+  const tiles = own ? game.rack : screen.leftovers && screen.leftovers.game_id === game.game_id ? screen.leftovers.racks[seat] : null;
+  if (tiles) {
+    const label = own ? t("leftover_own") : t("leftover_of", { name: screen.nameOf(seat) });
+    return tiles.length ? h("span", { class: "leftover", id: own ? "leftover-own" : `leftover-${seat}`, "aria-label": label }, [...tiles].sort(byColour).map((tile) => tileFace(tile, { dataset: { t: tile } }))) : null;
   }
   const count = game.rack_sizes[seat];
   return count ? h("span", { class: "leftover-count" }, t("leftover_count", { n: count })) : null;
+}
+
+// Everyone's tiles left, from the record once the game is over: shown only when they add up to the
+// values the server scored (and one's own rack), so a deal the page cannot work out shows counts instead.
+async function loadLeftovers(screen) {
+  const game = screen.game;
+  if (!game.fairness || game.fairness.seed == null) return;
+  try {
+    const response = await fetch(`/api/games/${encodeURIComponent(game.game_id)}/record`);
+    if (!response.ok) return;
+    const record = parseKeepingSeeds(await response.text());
+    const rules = screen.rules;
+    const racks = tilesLeft(record, rules);
+    const values = game.result.values;
+    const sorted = (rack) => [...rack].sort().join(" ");
+    if (!racks || racks.length !== game.players.length) return;
+    if (values && racks.some((rack, seat) => rackValue(rack, rules.joker_penalty ?? 30) !== values[seat])) return;
+    if (game.rack && sorted(racks[game.seat]) !== sorted(game.rack)) return;
+    screen.leftovers = { game_id: game.game_id, racks };
+    if (screen.game && screen.game.game_id === game.game_id) screen.render();
+  } catch {
+    // The counts stay: the tiles are a nicety beside the scores.
+  }
 }
 
 export function resultDialog(screen) {
@@ -53,6 +82,7 @@ export function resultDialog(screen) {
     screen.resultShownFor = game.game_id;
     screen.totals = null;
     loadTotals(screen);
+    loadLeftovers(screen);
   }
   const match = screen.state.room && screen.state.room.match;
   if (match) totals.append(matchTable(screen, match));

@@ -334,6 +334,11 @@ export class GameScreen {
     if (this.input.dragging) return;
     if (!settings.cardsChosen) settings.cards = this.rules.display === "cards";
     document.title = this.myTurn ? `● ${t("your_turn")} · tilerummy` : "tilerummy";
+    // What is open stays open: read from the page itself, as a toggle event may not have come yet.
+    const log = this.root.querySelector("#move-log");
+    if (log) this.logOpen = log.open;
+    const fair = this.root.querySelector("#fair-deal");
+    if (fair) this.fairOpen = fair.open;
     const focused = document.activeElement;
     const focusKey = focused && focused.dataset ? focused.dataset.id || focused.dataset.drop : null;
     // The screen is drawn anew: keep where the table and rack were scrolled to.
@@ -398,7 +403,7 @@ export class GameScreen {
       game.rack === null ? h("p", { class: "empty" }, t("spectating")) : this.draft.rack.map((tile) => this.tile(tile, "rack")),
     );
 
-    this.root.replaceChildren(
+    const parts = [
       // The first Tab stop of the page: straight to the rack (shown only when it has the focus); R does the same.
       game.rack === null ? null : h("a", { class: "skip", id: "skip-to-rack", href: "#rack", onclick: (event) => (event.preventDefault(), rack.focus()) }, t("skip_to_rack")),
       this.api.header(this.clockChip(), h("button", { class: "icon help", id: "help", title: t("help"), "aria-label": t("help"), onclick: () => showHelp() }, "?")),
@@ -413,8 +418,10 @@ export class GameScreen {
         this.statusLine(check),
         game.rack === null ? null : this.actions(check),
       ),
-      ...(game.result ? [resultDialog(this)] : []),
-    );
+      game.result ? resultDialog(this) : null,
+    ];
+    // A part left out is left out (replaceChildren would write "null" for it).
+    this.root.replaceChildren(...parts.filter(Boolean));
     [".table", ".rack"].forEach((selector, index) => {
       const element = this.root.querySelector(selector);
       if (element) element.scrollTop = scrolled[index];

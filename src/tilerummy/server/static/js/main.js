@@ -192,7 +192,8 @@ function route() {
   if (room) {
     const code = room[1].toUpperCase();
     if (state.code === code) show();
-    else if (savedSeats()[code] || state.name) joinRoom(code);
+    // The invite's page stays up over a change of language (its name field gives the page a name).
+    else if (savedSeats()[code] || (state.name && state.prompted !== code)) joinRoom(code);
     else showNamePrompt(code);
   } else if (replay) {
     leaveScreen();
@@ -227,6 +228,8 @@ function leaveScreen() {
 
 async function leaveRoom() {
   const code = state.code;
+  // Before its game began, leaving frees the seat: its token leads nowhere.
+  if (state.room && state.room.status === "open") saveSeat(code, null);
   state.code = null;
   state.room = null;
   state.game = null;
@@ -679,6 +682,7 @@ async function loadKeptSeats() {
 function showNamePrompt(code) {
   leaveScreen();
   connect();
+  state.prompted = code;
   const about = h("div", { class: "invite-about", id: "invite-about" });
   app.replaceChildren(
     header(),
@@ -691,7 +695,7 @@ function showNamePrompt(code) {
         h("h2", {}, t("join_room_title", { code })),
         about,
         nameField(),
-        h("button", { id: "join-invite", class: "big", onclick: () => (readName(), joinRoom(code)) }, t("join")),
+        h("button", { id: "join-invite", class: "big", onclick: () => ((state.prompted = null), readName(), joinRoom(code)) }, t("join")),
       ),
     ),
   );
