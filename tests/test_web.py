@@ -24,7 +24,8 @@ from tilerummy.errors import InvalidMeld
 from tilerummy.records import GameRecord
 from tilerummy.tiles import NUMBERED_TILES
 
-from .serverkit import Client, ThreadedServer
+from .clusterkit import new_prefix, postgres_schema, redis_url
+from .serverkit import Client, ServerProcess, ThreadedServer
 from .webkit import DESKTOP, PHONE, WAIT_MS, chromium_path, drag, rack_tiles, screenshot
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "tilerummy" / "server" / "static"
@@ -716,6 +717,47 @@ def test_people_and_watchers_chat_in_a_room(server: ThreadedServer, browser: Bro
     _no_page_errors(host, guest)
     host.context.close()
     guest.context.close()
+
+
+def test_chat_reaches_the_players_of_one_room_on_two_processes_of_a_cluster(browser: Browser, tmp_path: Path) -> None:
+    redis = redis_url()
+    cluster = ["--redis", redis, "--cluster-name", new_prefix()]
+    with postgres_schema() as database:
+        one = ServerProcess(database, tmp_path / "one.log", bot_workers=0, more=cluster)
+        two = ServerProcess(database, tmp_path / "two.log", bot_workers=0, more=cluster)
+        one.start()
+        two.start()
+        try:
+            # The room is made on the first process; the guest comes in through the second, which relays.
+            host = _page(browser, DESKTOP)
+            host.goto(one.url)
+            host.fill("#name", "Rui")
+            host.click("#create-room")
+            host.wait_for_selector("#invite")
+            code = host.evaluate("window.tilerummy.state.code")
+            guest = _page(browser, PHONE)
+            guest.goto(f"{two.url}/r/{code}")
+            guest.fill("#name", "Sol")
+            guest.click("#join-invite")
+            expect(host.locator(".seats")).to_contain_text("Sol")
+            guest.click("#chat-button")
+            guest.fill("#chat-text", "from the other process")
+            guest.press("#chat-text", "Enter")
+            expect(host.locator("#chat-unread")).to_have_text("1")
+            host.click("#chat-button")
+            expect(host.locator("#chat-lines")).to_contain_text("from the other process")
+            host.fill("#chat-text", "and back")
+            host.press("#chat-text", "Enter")
+            expect(guest.locator("#chat-lines")).to_contain_text("and back")
+            # A reload through the second process finds the lines again.
+            guest.reload()
+            expect(guest.locator("#chat-lines .chat-line")).to_have_count(2)
+            _no_page_errors(host, guest)
+            host.context.close()
+            guest.context.close()
+        finally:
+            one.stop()
+            two.stop()
 
 
 def test_quick_match_on_a_quiet_server_says_what_happens_and_offers_the_computer(
