@@ -225,6 +225,9 @@ def test_a_newcomer_plays_a_whole_game_against_a_bot(server: ThreadedServer, bro
     page.click("#rematch")
     expect(page.locator(".overlay")).to_have_count(0)
     expect(page.locator(".player.me")).to_contain_text("Ana (you)")
+    # A new game's rack is dealt, not drawn: no tile is marked new.
+    expect(page.locator(".rack .tile")).to_have_count(14)
+    expect(page.locator(".rack .tile.fresh")).to_have_count(0)
     _no_page_errors(page)
     page.context.close()
 
