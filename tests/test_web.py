@@ -519,6 +519,12 @@ def test_a_player_finds_every_move_on_the_game_screen(server: ThreadedServer, br
         _my_turn(page)
     if not _over(page):
         expect(page.locator(".rack .tile.fresh")).to_have_count(1)
+        # And over a reload, with the others' tiles outlined as they were.
+        outlined = page.locator(".table .tile.last").count()
+        page.reload()
+        _my_turn(page)
+        expect(page.locator(".rack .tile.fresh")).to_have_count(1)
+        expect(page.locator(".table .tile.last")).to_have_count(outlined)
         if size == "desktop":
             expect(page.locator("#log-before")).to_be_visible()
         else:

@@ -11,8 +11,9 @@ import { beep, clearToast, h, icon, placeToast, reducedMotion, settings, tileFac
 const CLOCK_WARNING_SECONDS = 15;
 const LIVE_TABLE_DELAY_MS = 150;
 const LOG_KEY = "tilerummy.log";
-// The tiles the player drew last, kept over a reload: marked "new" on the rack until their next turn ends.
-const DRAWN_KEY = "tilerummy.drawn";
+// The marks kept over a reload: the tiles the player drew last ("new" on the rack) and those the others
+// placed since (outlined on the table), each until the player's next turn ends.
+const MARKS_KEY = "tilerummy.marks";
 // How long a tile of another player's play takes to move into place (none under reduced motion).
 const ARRIVE_MS = 420;
 const ARRIVE_STAGGER_MS = 60;
@@ -28,8 +29,9 @@ export class GameScreen {
     this.selected = new Set();
     this.fresh = new Set();
     // The tiles the others placed since the player's turn last ended (bare tokens with counts).
-    this.lastMove = new Map();
-    this.drawn = loadDrawn(state.game);
+    const marks = loadMarks(state.game);
+    this.lastMove = new Map(marks.last);
+    this.drawn = { game_id: marks.game_id, tiles: marks.tiles };
     this.arriving = null;
     this.live = null;
     this.sortMode = localStorage.getItem("tilerummy.sort") || "colour";
@@ -84,6 +86,7 @@ export class GameScreen {
       if (me === null) this.lastMove = new Map();
       for (const [key, count] of arrived) this.lastMove.set(key, (this.lastMove.get(key) || 0) + count);
     }
+    this.saveMarks(game);
     if (event) this.record(sameGame ? previous : null, game, event);
     if (game.moves !== this.moves || !sameTiles(game.rack, this.baseRack)) {
       this.reset(game, null);
@@ -106,13 +109,17 @@ export class GameScreen {
     if (!game.result && game.turn === me && game.rack && (event.kind === "start" || event.seat !== me)) beep("turn");
   }
 
-  // The tiles the player drew (texts), kept for the game over a reload.
+  // The tiles the player drew (texts), for the game.
   keepDrawn(game, tiles) {
     this.drawn = { game_id: game.game_id, tiles };
+  }
+
+  saveMarks(game) {
     try {
-      sessionStorage.setItem(DRAWN_KEY, JSON.stringify(this.drawn));
+      const tiles = this.drawn.game_id === game.game_id ? this.drawn.tiles : [];
+      sessionStorage.setItem(MARKS_KEY, JSON.stringify({ game_id: game.game_id, tiles, last: [...this.lastMove] }));
     } catch {
-      // Without storage the mark is lost on a reload only.
+      // Without storage the marks are lost on a reload only.
     }
   }
 
@@ -618,15 +625,15 @@ function showClock(clock, text, className, withIcon = false) {
   if (clock.className !== className) clock.className = className;
 }
 
-// The tiles drawn last, for the same game.
-function loadDrawn(game) {
+// The marks kept for the same game.
+function loadMarks(game) {
   try {
-    const saved = JSON.parse(sessionStorage.getItem(DRAWN_KEY) || "null");
-    if (saved && game && saved.game_id === game.game_id && Array.isArray(saved.tiles)) return saved;
+    const saved = JSON.parse(sessionStorage.getItem(MARKS_KEY) || "null");
+    if (saved && game && saved.game_id === game.game_id && Array.isArray(saved.tiles) && Array.isArray(saved.last)) return saved;
   } catch {
     // Nothing kept.
   }
-  return { game_id: game ? game.game_id : null, tiles: [] };
+  return { game_id: game ? game.game_id : null, tiles: [], last: [] };
 }
 
 // The move log survives a reload of the page, for the same game.
