@@ -558,7 +558,7 @@ def test_the_clients_files_are_checked_again_on_each_load(server: ThreadedServer
 
 def test_every_text_is_in_every_language() -> None:
     catalogues = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in (STATIC / "i18n").glob("*.json")}
-    assert set(catalogues) == {"en", "es", "it", "pt"}
+    assert set(catalogues) == {"en", "es", "it", "pt", "pt-PT"}
     english = catalogues["en"]
     for language, catalogue in catalogues.items():
         assert set(catalogue) == set(english), (language, set(english) ^ set(catalogue))
@@ -574,7 +574,7 @@ def test_every_text_is_in_every_language() -> None:
 
 # --- Every page in every language, at both sizes --------------------------------
 
-LANGUAGES = ("en", "es", "it", "pt")
+LANGUAGES = ("en", "es", "it", "pt", "pt-PT")
 NUMBER_PLACEHOLDERS = {"n", "value", "need", "points", "free", "seats", "place"}
 
 #: Visible elements whose text is wider than their box, and drop-downs too narrow for one of their choices.
@@ -836,7 +836,7 @@ def _lay_sets(page: Page, sets: list[list[str]]) -> None:
 
 
 #: The size each language's tutorial is checked at: the long texts at both.
-TUTORIAL_SIZES: dict[str, ViewportSize] = {"en": DESKTOP, "es": PHONE, "it": DESKTOP, "pt": PHONE}
+TUTORIAL_SIZES: dict[str, ViewportSize] = {"en": DESKTOP, "es": PHONE, "it": DESKTOP, "pt": PHONE, "pt-PT": PHONE}
 
 
 def _in_every_language(page: Page, where: str, check: Callable[[dict[str, str]], None]) -> None:
