@@ -13,7 +13,7 @@ import random
 import re
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -807,96 +807,6 @@ def test_every_page_fits_and_speaks_every_language(
         expect(page.locator("#replay-analysis")).to_contain_text(re.compile(r"[✓✗]"))
         _texts_fit_and_speak(page, language, "replay analysis")
         screenshot(page, f"replay-analysis-{language}-{size}")
-    _no_page_errors(page)
-    page.context.close()
-
-
-# --- The tutorial, in every language ------------------------------------------------
-
-#: The tutorial's steps done right: each a list of new sets, each set's tiles in order ("table:" takes one from the table).
-TUTORIAL_PLAYS = [
-    [["R3", "R4", "R5"]],
-    [["R8", "B8", "K8"]],
-    [["R10", "R11", "R12"]],
-    [["table:R7", "B7", "K7"]],
-    [["B10", "B11", "J"]],
-]
-
-
-def _lay_sets(page: Page, sets: list[list[str]]) -> None:
-    """Drag each set to the table as a new set, tile by tile."""
-    for tiles in sets:
-        index = page.locator(".table .set").count()
-        for place, tile in enumerate(tiles):
-            source = (
-                f'.table .tile[data-t="{tile[6:]}"]' if tile.startswith("table:") else f'.rack .tile[data-t="{tile}"]'
-            )
-            drag(page, source, "#new-set" if place == 0 else f'[data-drop="set:{index}"]')
-        expect(page.locator(".table .set").nth(index).locator(".tile")).to_have_count(len(tiles))
-
-
-#: The size each language's tutorial is checked at: the long texts at both.
-TUTORIAL_SIZES: dict[str, ViewportSize] = {"en": DESKTOP, "es": PHONE, "it": DESKTOP, "pt": PHONE, "pt-PT": PHONE}
-
-
-def _in_every_language(page: Page, where: str, check: Callable[[dict[str, str]], None]) -> None:
-    """The tutorial's screen as it is, in each language at its size: ``check`` is given the
-    language's texts, and every text fits and speaks the language."""
-    for language in LANGUAGES:
-        page.set_viewport_size(TUTORIAL_SIZES[language])
-        _speak(page, language)
-        check(_catalogue(language))
-        _texts_fit_and_speak(page, language, where)
-        screenshot(page, f"{where}-{language}")
-
-
-def test_a_newcomer_learns_the_game_from_the_tutorial(server: ThreadedServer, browser: Browser) -> None:
-    page = _page(browser, DESKTOP)
-    page.goto(f"{server.url}/?bot_delay=0")
-    # Someone who has never been here is offered the tutorial first.
-    for language in LANGUAGES:
-        _speak(page, language)
-        expect(page.locator("#tutorial-offer")).to_contain_text(_catalogue(language)["tutorial_offer_title"])
-    page.click("#tutorial-start")
-    expect(page.locator("#lesson h2")).to_have_text(_catalogue(LANGUAGES[-1])["lesson_run_title"])
-    # A wrong move: a valid group where the step asks for a run. The step says what is wrong.
-    _lay_sets(page, [["B7", "Y7", "K7"]])
-    page.click("#end-turn")
-
-    def wrong(texts: dict[str, str]) -> None:
-        expect(page.locator("#lesson h2")).to_have_text(texts["lesson_run_title"])
-        expect(page.locator("#lesson-hint")).to_have_text(texts["lesson_run_wrong"])
-
-    _in_every_language(page, "tutorial-hint", wrong)
-    page.click("#reset")
-    expect(page.locator(".table .set")).to_have_count(0)
-    for step, plays in enumerate(TUTORIAL_PLAYS, start=1):
-        _lay_sets(page, plays)
-        expect(page.locator("#end-turn")).to_be_enabled()
-        page.click("#end-turn")
-
-        def done(texts: dict[str, str], step: int = step) -> None:
-            expect(page.locator("#lesson .lesson-step")).to_have_text(
-                texts["lesson_step"].replace("{n}", str(step)).replace("{total}", str(len(TUTORIAL_PLAYS)))
-            )
-            expect(page.locator("#lesson-done")).to_have_text(texts["lesson_well_done"])
-
-        _in_every_language(page, f"tutorial-{step}", done)
-        page.click("#lesson-next")
-    _in_every_language(
-        page,
-        "tutorial-done",
-        lambda texts: expect(page.locator("#tutorial-done h2")).to_have_text(texts["tutorial_done_title"]),
-    )
-    # Then a real game against the computer.
-    page.click("#tutorial-play")
-    page.wait_for_selector(".rack .tile")
-    expect(page.locator(".player")).to_have_count(2)
-    # The home page now offers the tutorial as a link, not first.
-    page.goto(server.url)
-    expect(page.locator("#tutorial-link")).to_be_visible()
-    expect(page.locator("#tutorial-offer")).to_have_count(0)
-    assert page.evaluate("window.errorToasts") == []
     _no_page_errors(page)
     page.context.close()
 
