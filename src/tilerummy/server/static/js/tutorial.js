@@ -93,6 +93,7 @@ export class TutorialScreen extends GameScreen {
     }
     beep("win");
     // The step is done: the table stays as played, and the player goes on when ready.
+    this.state.game.rack_sizes = [this.draft.rack.length];
     this.passed = true;
     this.render();
     document.getElementById("lesson-next").focus();
