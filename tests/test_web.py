@@ -575,7 +575,7 @@ def test_every_text_is_in_every_language() -> None:
 # --- Every page in every language, at both sizes --------------------------------
 
 LANGUAGES = ("en", "es", "it", "pt", "pt-PT")
-NUMBER_PLACEHOLDERS = {"n", "value", "need", "points", "free", "seats", "place"}
+NUMBER_PLACEHOLDERS = {"n", "value", "need", "points", "free", "seats", "place", "turns", "best", "placed"}
 
 #: Visible elements whose text is wider than their box, and drop-downs too narrow for one of their choices.
 CUT_TEXTS_JS = """() => {
@@ -645,18 +645,47 @@ def _english_patterns(language: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
     made once per language, as every page of every test matches each of its texts against them all."""
     english, own = _catalogue("en"), _catalogue(language)
     patterns = []
-    for key, text in english.items():
-        literal = re.sub(r"\{\w+\}", "", text)
-        if own[key] == text or sum(character.isalpha() for character in literal) < 3:
+    for key, message in english.items():
+        if own[key] == message:
             continue
-        parts = re.split(r"\{(\w+)\}", text)
-        # re.split puts the placeholders' names at the odd places; counts stand for numbers.
-        regex = "".join(
-            (r"\d+" if part in NUMBER_PLACEHOLDERS else ".+?") if odd else re.escape(part)
-            for odd, part in ((index % 2 == 1, part) for index, part in enumerate(parts))
-        )
-        patterns.append((key, re.compile(regex)))
+        for text in _variants(message):
+            literal = re.sub(r"\{\w+\}", "", text)
+            if sum(character.isalpha() for character in literal) < 3:
+                continue
+            parts = re.split(r"\{(\w+)\}", text)
+            # re.split puts the placeholders' names at the odd places; counts stand for numbers.
+            regex = "".join(
+                (r"\d+" if part in NUMBER_PLACEHOLDERS else ".+?") if odd else re.escape(part)
+                for odd, part in ((index % 2 == 1, part) for index, part in enumerate(parts))
+            )
+            patterns.append((key, re.compile(regex)))
     return tuple(patterns)
+
+
+def _closing(text: str, at: int) -> int:
+    """The place of the brace that closes the one at ``at``."""
+    depth = 0
+    for place in range(at, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[place], 0)
+        if depth == 0:
+            return place
+    raise ValueError(f"no closing brace in {text!r}")
+
+
+def _variants(text: str) -> list[str]:
+    """A message's texts with each plural or select branch chosen in turn (a plural's # as its count):
+    "{n, plural, one {# tile} other {# tiles}}" is "{n} tile" and "{n} tiles"."""
+    choice = re.search(r"\{(\w+), (plural|select),", text)
+    if choice is None:
+        return [text]
+    end = _closing(text, choice.start())
+    body, branches, at = text[choice.end() : end], [], 0
+    while (opening := body.find("{", at)) >= 0:
+        closing = _closing(body, opening)
+        branch = body[opening + 1 : closing]
+        branches.append(branch.replace("#", "{" + choice[1] + "}") if choice[2] == "plural" else branch)
+        at = closing + 1
+    return [variant for branch in branches for variant in _variants(text[: choice.start()] + branch + text[end + 1 :])]
 
 
 def _texts_fit_and_speak(page: Page, language: str, where: str) -> None:
