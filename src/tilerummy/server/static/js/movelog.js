@@ -4,7 +4,7 @@
 import { bareToken, readSet } from "./rules.js";
 
 // A turn as the log keeps it: {kind: "play" | "draw" | "pass" | "timeout", seat, placed, moved, drawn, tiles}.
-// placed: tokens laid from the rack; moved: the table tiles each set took, [{tiles, kind, from, to, others}]:
+// placed: tokens laid from the rack (placedSets: the same, by the set each went to); moved: the table tiles each set took, [{tiles, kind, from, to, others}]:
 // kind is the set's ("run", "group" or "set"), from the sets they left and to the set they joined (each
 // {kind, tiles} as it was before the play; to is null for a new set, whose others are its other tiles);
 // drawn: how many tiles were drawn; tiles: the drawn tiles when the reader may see them (their own draw).
@@ -74,9 +74,11 @@ export function tableChange(before, after, { wrap = false } = {}) {
     return { kind: reading.ok ? reading.kind : "set", tiles: [...set] };
   };
   const placed = [];
+  const placedSets = [];
   const moved = [];
   rest.forEach((tiles, index) => {
     const movedHere = [];
+    const placedHere = [];
     const sources = [];
     for (const text of tiles) {
       const key = bareToken(text);
@@ -90,8 +92,10 @@ export function tableChange(before, after, { wrap = false } = {}) {
         }
       } else {
         placed.push(text);
+        placedHere.push(text);
       }
     }
+    if (placedHere.length) placedSets.push(placedHere);
     if (movedHere.length) {
       const existing = origin.has(index);
       const others = existing ? [] : after[index].filter((text) => !movedHere.includes(text));
@@ -104,7 +108,7 @@ export function tableChange(before, after, { wrap = false } = {}) {
       });
     }
   });
-  return { placed, moved };
+  return { placed, placedSets, moved };
 }
 
 // A set as the log names it: a run by its ends ("4♥–7♥"), any other set by its tiles ("7♥ 7♣ 7♠").
@@ -125,7 +129,9 @@ export function describe(entry, { t, name, label = (text) => text }) {
   if (entry.kind === "pass") return t("log_passed", { name });
   if (entry.kind === "timeout") return t("log_timeout", { name, n: entry.drawn });
   const clauses = [];
-  if (entry.placed.length) clauses.push(t("log_placed", { tiles: tiles(entry.placed) }));
+  // The rack tiles by the set each went to, the sets apart ("3♥ 4♥ 5♥ · 8♣ 8♠").
+  const laid = entry.placedSets ? entry.placedSets.map(tiles).join(" · ") : tiles(entry.placed);
+  if (entry.placed.length) clauses.push(t("log_placed", { tiles: laid }));
   const sets = (list) => {
     const names = list.map((set) => setName(set, label));
     const last = names.pop();
