@@ -726,7 +726,10 @@ def _speak(page: Page, language: str) -> None:
     in every language, without a page load and a game of its own for each."""
     page.select_option("header select.lang", language)
     # Drawn again in the same task that names the page's language (an expect would poll).
-    page.wait_for_function("language => document.documentElement.lang === language", arg=language)
+    # The page's lang attribute is the language's locale (Brazilian Portuguese, the "pt" catalogue, is pt-BR).
+    page.wait_for_function(
+        "locale => document.documentElement.lang === locale", arg={"pt": "pt-BR"}.get(language, language)
+    )
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])

@@ -193,6 +193,7 @@ def test_the_switch_offers_both_portugueses_and_a_browser_in_portugal_gets_its_o
     assert options == [["en", "EN"], ["es", "ES"], ["it", "IT"], ["pt", "PT-BR"], ["pt-PT", "PT-PT"]]
     page.select_option("header select.lang", "pt")
     expect(page.locator("#tutorial-offer p")).to_have_text(_catalogue("pt")["tutorial_offer"])
+    assert page.evaluate("document.documentElement.lang") == "pt-BR"
     page.context.close()
     brazil = _page(browser, PHONE, locale="pt-BR")
     brazil.goto(server.url)

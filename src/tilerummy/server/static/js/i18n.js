@@ -5,8 +5,8 @@
 
 // The languages the switch offers, by catalogue: "pt" is Brazilian Portuguese, "pt-PT" European.
 export const LANGUAGES = { en: "English", es: "Español", it: "Italiano", pt: "Português (Brasil)", "pt-PT": "Português (Portugal)" };
-// What the switch shows of each, and the locale of its plural rules (the page's lang attribute is the
-// catalogue's name: "pt" alone is Brazilian Portuguese).
+// What the switch shows of each, and its locale: the page's lang attribute (for the voice a screen reader
+// speaks it in) and its plural rules.
 export const SHORT_NAMES = { en: "EN", es: "ES", it: "IT", pt: "PT-BR", "pt-PT": "PT-PT" };
 export const LOCALES = { en: "en", es: "es", it: "it", pt: "pt-BR", "pt-PT": "pt-PT" };
 // Where Portuguese is written as in Portugal (every Portuguese-speaking country but Brazil).
@@ -47,7 +47,7 @@ export async function setLanguage(lang, { remember = false } = {}) {
   if (!Object.keys(fallback).length) fallback = await load("en");
   catalogue = lang === "en" ? fallback : await load(lang);
   current = lang;
-  document.documentElement.lang = lang;
+  document.documentElement.lang = LOCALES[lang];
 }
 
 export const language = () => current;
