@@ -116,6 +116,8 @@ def _learn(server: ThreadedServer, browser: Browser, size: ViewportSize) -> None
 
         def shown(texts: dict[str, str], step: int = step) -> None:
             _step_is(page, step, texts)
+            # The name the page made up for the player follows the language, in the tutorial too.
+            expect(page.locator(".player.me .name")).to_contain_text(texts["default_name"] + " ")
 
         _every_language(page, f"tutorial-{step + 1}-{STEP_TITLES[step]}", size, shown)
         if step == 3:

@@ -129,6 +129,9 @@ export class TutorialScreen extends GameScreen {
       this.root.replaceChildren(this.api.header(), this.finished());
       return;
     }
+    // The player's name as the page has it now: a name it made up follows a change of language.
+    this.name = localStorage.getItem("tilerummy.name") || this.name;
+    this.state.game.players = [this.name];
     super.render();
     const main = this.root.querySelector("main.game");
     if (main && !this.input.dragging) main.prepend(this.panel());
