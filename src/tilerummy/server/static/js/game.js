@@ -4,9 +4,10 @@ import { dealSeal, matchProgress, resultDialog, showHelp } from "./dialogs.js";
 import { Draft, fromRack, markNew, markNewRack, newTiles, pickTiles, sameTiles, tilesAdded } from "./draft.js";
 import { t } from "./i18n.js";
 import { TileInput } from "./input.js";
-import { describe, drawEntry, playEntry } from "./movelog.js";
-import { readSet } from "./rules.js";
-import { beep, clearToast, h, icon, placeToast, reducedMotion, settings, tileFace, tileLabel, toast } from "./ui.js";
+import { logLine, logText } from "./logline.js";
+import { drawEntry, playEntry } from "./movelog.js";
+import { isJoker, parseToken, readSet } from "./rules.js";
+import { beep, clearToast, h, icon, placeToast, reducedMotion, settings, tileFace, tileLabel, tileSpoken, toast } from "./ui.js";
 
 const CLOCK_WARNING_SECONDS = 15;
 const LIVE_TABLE_DELAY_MS = 150;
@@ -148,11 +149,12 @@ export class GameScreen {
     }
   }
 
-  logLine(entry) {
+  // A line of the log, as shown (tiles drawn as tiles) or as words (spoken).
+  logLine(entry, { spoken = false } = {}) {
     const name = entry.seat === this.game.seat ? t("you_name", { name: this.game.players[entry.seat] }) : this.nameOf(entry.seat);
     // The player's own timeout names the tiles it drew, as their own draw does.
-    if (entry.kind === "timeout" && entry.tiles && entry.tiles.length) return t("log_timeout_tiles", { name, tiles: entry.tiles.map(tileLabel).join(" ") });
-    return describe(entry, { t, name, label: tileLabel });
+    if (entry.kind === "timeout" && entry.tiles && entry.tiles.length) return timeoutLine(entry, name, spoken);
+    return spoken ? logText(entry, name) : logLine(entry, name);
   }
 
   // Closed, the log shows its latest line (and, on a wide screen, the one before); open, every line,
@@ -160,13 +162,14 @@ export class GameScreen {
   moveLog() {
     const entries = this.log.game_id === this.game.game_id ? this.log.entries : [];
     const latest = entries.length ? this.logLine(entries[entries.length - 1]) : t("log_empty");
+    const spoken = entries.length ? this.logLine(entries[entries.length - 1], { spoken: true }) : latest;
     const before = entries.length > 1 ? this.logLine(entries[entries.length - 2]) : null;
     const details = h(
       "details",
       { class: "log", id: "move-log", open: this.logOpen, ontoggle: () => (this.logOpen = details.open) },
       h(
         "summary",
-        { "aria-label": `${t("log_title")}: ${latest}` },
+        { "aria-label": `${t("log_title")}: ${spoken}` },
         h("span", { class: "log-title" }, t("log_title")),
         h("span", { class: "recent" }, before ? h("span", { class: "before", id: "log-before" }, before) : null, h("span", { class: "latest", id: "log-latest", role: "status" }, latest)),
       ),
@@ -649,6 +652,18 @@ function loadLog(game) {
 
 export function playerName(name, seat) {
   return seat && seat.kind === "bot" ? t("bot_name", { n: seat.seat + 1 }) : name;
+}
+
+// The player's own timeout, naming the tiles it drew: small tiles of their colours as the log draws them
+// (logline.js), cards as their labels, words for a screen reader.
+function timeoutLine(entry, name, spoken) {
+  if (spoken || settings.cards) return t("log_timeout_tiles", { name, tiles: entry.tiles.map(spoken && !settings.cards ? tileSpoken : tileLabel).join(" ") });
+  const [head, tail] = t("log_timeout_tiles", { name, tiles: "\u0001" }).split("\u0001");
+  const tiles = entry.tiles.map((token) => {
+    const joker = isJoker(token);
+    return h("span", { class: `log-tile c-${joker ? "J" : parseToken(token).colour}`, role: "img", "aria-label": tileSpoken(token), title: tileSpoken(token) }, joker ? "☺" : String(parseToken(token).number));
+  });
+  return h("span", { class: "log-line" }, head, tiles.flatMap((tile, index) => (index ? [" ", tile] : [tile])), tail ?? "");
 }
 
 // Reasons name tiles as the player sees them ("5♥", or "Q♦" as cards).
