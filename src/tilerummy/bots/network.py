@@ -33,7 +33,7 @@ from ..melds import Table
 from ..solver import Solution
 from ..tiles import Tile
 from ._common import own_rack, play_or_draw, without
-from ._positions import best_play
+from ._positions import best_play, cannot_open
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -133,6 +133,9 @@ DRAW = Candidate(None, ())
 
 def candidates_of(view: PlayerView, plays: int = PLAYS) -> list[Candidate]:
     """The candidates the network weighs: the environment's plays, then drawing."""
+    assert view.seat is not None
+    if not view.melded[view.seat] and cannot_open(own_rack(view), view.rules):
+        return [DRAW]  # what the environment would offer: no play, no search
     found: Sequence[Solution] = legal_plays(view, plays)
     return [*(Candidate(play.table, play.placed) for play in found), DRAW]
 
