@@ -38,6 +38,11 @@ def best_play(rack: Iterable[Tile], table: Table, rules: Rules, *, melded: bool)
     return _best_play(tuple(sorted(rack, key=_ORDER)), table, rules, melded)
 
 
+def forget_positions() -> None:
+    """Forget every position remembered (to time moves as a first meeting would take them)."""
+    _best_play.cache_clear()
+
+
 @functools.lru_cache(maxsize=POSITIONS)
 def _best_play(rack: tuple[Tile, ...], table: Table, rules: Rules, melded: bool) -> Solution | None:
     if not melded and cannot_open(rack, rules):
