@@ -14,6 +14,11 @@ time spent by the arena's processes, and the ratio of this checkout's rate
 to the earlier one's, round by round (median and worst). Both codes must
 report the same games: the bench says so, or stops.
 
+``--profile`` instead plays the arena once in this process (one worker)
+under cProfile, with the code on ``PYTHONPATH``, and prints where the time
+went: the share inside the solver's ``solve`` and ``candidates``, and the
+functions that took the most.
+
 ``--write-fixture PATH`` instead writes, with the code on ``PYTHONPATH``,
 every game of the test fixture's arenas (:data:`FIXTURE_ARENAS`) as a
 digest of its moves and its result, for ``tests/test_arena.py`` to compare.
@@ -22,9 +27,11 @@ digest of its moves and its result, for ``tests/test_arena.py`` to compare.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import hashlib
 import json
 import os
+import pstats
 import resource
 import statistics
 import subprocess
@@ -102,6 +109,28 @@ def run_once(bots: list[str], games: int, seed: int, workers: int) -> None:
     print(json.dumps({"report": report.to_dict(), "wall": wall, "cpu": cpu}))
 
 
+def profile(bots: list[str], games: int, seed: int) -> None:
+    """Play the arena in this process under cProfile and print where the time went."""
+    from tilerummy.arena import run_arena
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    report = run_arena(bots, games, seed=seed, workers=1)
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    timings: dict[tuple[str, int, str], tuple[int, int, float, float, object]] = stats.stats  # type: ignore[attr-defined]
+    total = max(cumulative for (_, _, _, cumulative, _) in timings.values())
+    print(f"{report.games} games, {total:.2f} s under the profiler")
+    for name in ("solve", "candidates"):
+        spent = sum(
+            cumulative
+            for (path, _, function), (_, _, _, cumulative, _) in timings.items()
+            if function == name and path.endswith(os.path.join("solver", "_solve.py"))
+        )
+        print(f"  inside the solver's {name}(): {spent:.2f} s, {spent / total:.0%}")
+    stats.sort_stats("cumulative").print_stats(25)
+
+
 def measure(src: Path, args: argparse.Namespace) -> dict[str, Any]:
     command = [
         sys.executable,
@@ -143,6 +172,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="processes per arena (default 2)")
     parser.add_argument("--rounds", type=int, default=5, help="arenas per code (default 5)")
     parser.add_argument("--run-once", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--profile", action="store_true", help="profile one arena in this process")
     parser.add_argument("--write-fixture", type=Path, metavar="PATH", help="write the test fixture's games")
     args = parser.parse_args()
     bots = [bot.strip() for bot in args.bots.split(",")]
@@ -151,6 +181,9 @@ def main() -> None:
         return
     if args.write_fixture is not None:
         write_fixture(args.write_fixture)
+        return
+    if args.profile:
+        profile(bots, args.games, args.seed)
         return
     if args.baseline is None:
         parser.error("--baseline is needed (the earlier code's src directory)")
