@@ -120,7 +120,7 @@ def profile(bots: list[str], games: int, seed: int) -> None:
     stats = pstats.Stats(profiler)
     timings: dict[tuple[str, int, str], tuple[int, int, float, float, object]] = stats.stats  # type: ignore[attr-defined]
     total = max(cumulative for (_, _, _, cumulative, _) in timings.values())
-    print(f"{report.games} games, {total:.2f} s under the profiler")
+    print(f"{report.games} games, {total:.2f} s under the profiler (its shares are what to read)")
     for name in ("solve", "candidates"):
         spent = sum(
             cumulative
