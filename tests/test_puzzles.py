@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import datetime
+import io
 import itertools
+import json
 from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tilerummy import Rules, Table, parse_tiles
+from tilerummy import Rules, Table, format_tiles, parse_tiles
+from tilerummy.cli import main
+from tilerummy.cli.puzzle import PuzzleSession
+from tilerummy.console import Painter
 from tilerummy.puzzles import (
     DAILY_LEVELS,
     LEVELS,
@@ -211,3 +216,113 @@ def test_other_rules_are_followed() -> None:
     assert puzzle.rules == house
     check(puzzle)
     assert Table.parse(str(puzzle.answer_table), wrap=True) == puzzle.answer_table
+
+
+# --- the command line ---------------------------------------------------------------
+
+
+def refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """A command refused with exit 2 and one line on standard error."""
+    code: int | str | None
+    try:
+        code = main(list(args))
+    except SystemExit as exit_info:
+        code = exit_info.code
+    captured = capsys.readouterr()
+    assert code == 2, (captured.out, captured.err)
+    assert captured.err.count("\n") == 1, captured.err
+    return captured.err
+
+
+def test_generate_prints_one_object_a_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["puzzle", "generate", "--count", "3", "--seed", "8", "--level", "2", "--json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3
+    expected = list(itertools.islice(stream(8, level=2), 3))
+    for line, puzzle in zip(lines, expected, strict=True):
+        data = json.loads(line)
+        assert data == puzzle.to_dict()
+        assert isinstance(data["initial_meld_done"], bool) and data["changed_sets"] >= 2
+        check(Puzzle.from_dict(data))
+
+
+def test_generate_reads_and_follows_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["puzzle", "generate", "--seed", "8", "--rules", "house", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    puzzle = Puzzle.from_dict(data, rules=Rules.preset("house"))
+    assert puzzle == next(stream(8, rules="house"))
+    assert main(["puzzle", "generate", "--count", "2", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Puzzle ") == 2 and "Answer: " in out and "Table after: " in out
+
+
+def test_the_daily_puzzle_is_played_to_the_end(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    puzzle = daily(datetime.date(2026, 12, 4))
+    typed = ["hint", "R5 R6", f"table {puzzle.table}", "done", f"table {puzzle.answer_table}", "done"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(typed) + "\n"))
+    assert main(["puzzle", "--date", "2026-12-04", "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    assert f"The best play places {puzzle.best} tiles" in out
+    assert "R5: not on your rack" in out
+    assert "Not accepted: no tile from your rack" in out
+    assert "Solved!" in out
+
+
+def test_giving_up_shows_the_answer(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    puzzle = generate(5, level=2)
+    monkeypatch.setattr("sys.stdin", io.StringIO("answer\n"))
+    assert main(["puzzle", "--seed", "5", "--level", "2", "--color", "never"]) == 1
+    out = capsys.readouterr().out
+    assert f"The answer: place {format_tiles(puzzle.answer)}" in out
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["puzzle", "--seed", "5", "--level", "2"]) == 1  # the input ends: not solved
+
+
+def test_a_short_legal_play_is_told_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    puzzle = certify("R4 R8 K5", "R5 R6 R7 | B5 Y5 R5")
+    assert puzzle is not None
+    lines: list[str] = []
+    typed = iter(["add 1 R4", "done", "move 1 R4 to 2", "undo", "add 1 R8", "add 2 K5", "done"])
+    session = PuzzleSession(puzzle, Painter(colour=False), read=lambda _: next(typed), write=lines.append)
+    assert session.run()
+    text = "\n".join(lines)
+    assert "Not solved: a legal play of 1 tile, but the best places 3" in text
+    assert "Solved! R4 R8 K5" in text
+
+
+def test_answers_are_checked_without_playing(capsys: pytest.CaptureFixture[str]) -> None:
+    puzzle = generate(5, level=2)
+    args = ["puzzle", "--seed", "5", "--level", "2", "--answer"]
+    assert main([*args, str(puzzle.answer_table), "--json"]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["solved"] and verdict["placed"] == format_tiles(puzzle.answer)
+    assert main([*args, str(puzzle.table)]) == 1
+    assert "Not a legal play" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (["generate", "--count", "0"], "--count 0: choose 1 to"),
+        (["generate", "--count", "9" * 500], "choose 1 to"),
+        (["generate", "--seed", "-3"], "--seed -3"),
+        (["generate", "--level", "7"], "--level 7: choose from 1, 2, 3, 4"),
+        (["generate", "--rules", "nonsense"], "unknown preset"),
+        (["--date", "2026-02-30"], "--date '2026-02-30': write a date as YYYY-MM-DD"),
+        (["--date", "2026-12-04", "--seed", "3"], "leave out --seed"),
+        (["--level", "0"], "--level 0"),
+        (["--json"], "--json goes with --answer"),
+        (["generate", "--bogus"], "unrecognized arguments"),
+    ],
+)
+def test_bad_input_is_refused_in_one_line(capsys: pytest.CaptureFixture[str], args: list[str], reason: str) -> None:
+    assert reason in refused(capsys, "puzzle", *args)
+
+
+def test_the_help_names_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["puzzle", "generate", "--help"])
+    assert exit_info.value.code == 0
+    assert "--count" in capsys.readouterr().out
