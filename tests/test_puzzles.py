@@ -266,7 +266,7 @@ def test_the_daily_puzzle_is_played_to_the_end(
     out = capsys.readouterr().out
     assert f"The best play places {puzzle.best} tiles" in out
     assert "R5: not on your rack" in out
-    assert "Not accepted: no tile from your rack" in out
+    assert "you have placed no tile yet" in out
     assert "Solved!" in out
 
 

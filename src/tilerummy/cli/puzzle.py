@@ -241,6 +241,8 @@ class PuzzleSession:
                 self.write(f"  {error}")
 
     def _check(self) -> bool:
+        if self.draft.tiles() == self.puzzle.table.tiles():
+            raise TilerummyError("you have placed no tile yet: lay one, add one to a set, or type the whole table")
         verdict = judge_answer(self.puzzle, self.draft.text())
         if verdict.solved:
             best, changed = count(self.puzzle.best, "tile"), count(self.puzzle.changed_sets, "set")
