@@ -32,6 +32,7 @@ from tilerummy.puzzles import (
     stream,
 )
 
+from .effort import examples
 from .solver_reference import fewest_changes_placing, playable, reference_best, sub_multisets
 
 #: Positions small enough for the brute force: a table of at most 9 tiles, a rack of at most 5.
@@ -58,7 +59,7 @@ def brute_force_check(puzzle: Puzzle) -> None:
     assert fewest == puzzle.changed_sets
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**63 - 1), level=st.sampled_from([None, 1, 2]))
 def test_every_certificate_holds_by_brute_force(seed: int, level: int | None) -> None:
     puzzle = generate(seed, level=level, shape=SMALL)
