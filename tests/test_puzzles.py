@@ -139,6 +139,24 @@ def test_the_daily_puzzle_comes_from_the_date_alone() -> None:
     check(daily(day))
 
 
+def test_a_day_keeps_its_puzzle() -> None:
+    """The puzzle of a date must not change once players have seen it: a change to how
+    positions are drawn or judged that moves these breaks every past day's puzzle."""
+    friday = daily(datetime.date(2026, 12, 4)).to_dict()
+    assert (friday["rack"], friday["table"], friday["answer_placed"], friday["changed_sets"]) == (
+        "R2 R3 B8 B9 B11 Y9",
+        "B9 B10 B11 B12 | R3 Y3 K3 | Y7 Y8 Y9 Y10 Y11 | K2 K3 K4 | B6 B7 B8 | R6 R7 R8",
+        "B8 B9 Y9",
+        3,
+    )
+    sunday = daily(datetime.date(2026, 12, 6)).to_dict()
+    assert (sunday["rack"], sunday["answer_placed"], sunday["changed_sets"]) == (
+        "B9 Y1 Y6 Y8 Y9 K10 K12",
+        "B9 Y1 Y8 Y9 K10",
+        5,
+    )
+
+
 def test_any_legal_table_placing_the_answer_solves_it() -> None:
     puzzle = certify("R4 R9 K1 B12", "R5 R6 R7 R8 | B1 Y1 R1")
     assert puzzle is not None and puzzle.answer == tuple(parse_tiles("R4 R9 K1"))
