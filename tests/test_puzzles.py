@@ -345,3 +345,14 @@ def test_the_help_names_the_commands(capsys: pytest.CaptureFixture[str]) -> None
         main(["puzzle", "generate", "--help"])
     assert exit_info.value.code == 0
     assert "--count" in capsys.readouterr().out
+
+
+def test_a_random_puzzle_of_a_level_names_its_seed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["puzzle", "--level", "3", "--color", "never"]) == 1
+    title = capsys.readouterr().out.splitlines()[0]
+    assert title.startswith("Puzzle of seed ") and ", level 3:" in title
+    seed = int(title.removeprefix("Puzzle of seed ").split(",")[0])
+    assert generate(seed, level=3).level == 3
