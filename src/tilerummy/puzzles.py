@@ -91,7 +91,7 @@ class Shape:
     max_table_tiles: int | None = None  # a table of more tiles is drawn again
 
 
-#: The positions tried for each level; ``None`` (any level) tries the level 2 shape.
+#: The positions tried for each level; ``None`` (any level) tries sizes between those of levels 1 and 2.
 SHAPES: dict[int | None, Shape] = {
     1: Shape(sets=(2, 4), rack=(3, 6)),
     2: Shape(sets=(3, 5), rack=(4, 6)),
