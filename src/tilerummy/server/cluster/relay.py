@@ -98,7 +98,7 @@ class Relay:
                     await asyncio.sleep(RETRY_SECONDS)
                 finally:
                     with contextlib.suppress(*self.link.errors):
-                        await pubsub.aclose()  # type: ignore[no-untyped-call]
+                        await pubsub.aclose()
         finally:
             with contextlib.suppress(*self.link.errors):
                 await client.aclose()
