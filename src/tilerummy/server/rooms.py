@@ -34,6 +34,7 @@ from .protocol import (
     RoomOptions,
     RoomState,
     SeatState,
+    view_fields,
 )
 
 #: No 0/O or 1/I, so a code read aloud or copied by hand is not mistaken.
@@ -301,7 +302,7 @@ class Room:
         """A seat's view of the game (None: a spectator's), built from the engine's view."""
         if self.game is None or self.game_id is None:
             return None
-        view = self.game.view(seat).to_dict()
+        view = view_fields(self.game.view(seat))
         return GameState(game_id=self.game_id, fairness=self._fair_deal(), **view)
 
     def _fair_deal(self) -> FairDeal | None:
