@@ -54,6 +54,19 @@ ONLINE_RULE_RANGES: dict[str, tuple[float, float]] = {
 RoomStatus = Literal["open", "playing", "finished"]
 
 
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a request was answered: applied at ``seq``, or refused for ``reason``."""
+
+    seq: int | None = None
+    reason: str | None = None
+    detail: str = ""
+
+
+#: A request as the room knows it again: its id and the sequence number it was made against.
+RequestKey = tuple[int | str, int]
+
+
 class RoomError(TilerummyError):
     """A request the room refuses; ``reason`` is the protocol's machine name."""
 
@@ -144,6 +157,10 @@ class Room:
     match_scores: list[list[int]] = field(default_factory=list)
     seq: int = 0
     muted: set[str] = field(default_factory=set)
+    # Not stored: the sequence number of the game's last change (a request made against an
+    # older one is stale), and each seat's last answers (a request sent again gets its first).
+    game_seq: int = 0
+    answers: dict[int, deque[tuple[RequestKey, Answer]]] = field(default_factory=dict)
     # Not stored with the room: the game's record keeps it (its salt stays secret until the end).
     fairness: Fairness | None = None
     # Not stored.
