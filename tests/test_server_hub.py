@@ -104,7 +104,7 @@ class FlakyStore(StoreWrapper):
         self.inner.commit_many(changes)
 
 
-def test_an_action_whose_write_fails_is_taken_back(tmp_path: Path) -> None:
+def test_an_action_whose_write_fails_is_not_applied(tmp_path: Path) -> None:
     async def scenario() -> None:
         store = FlakyStore(open_store(str(tmp_path / "db.sqlite3")))
         clock = ManualClock()
@@ -132,6 +132,47 @@ def test_an_action_whose_write_fails_is_taken_back(tmp_path: Path) -> None:
         assert stored is not None and [action["type"] for action in stored.actions] == ["draw"]
         await hub.close()
         store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_stale_action_is_refused_and_one_sent_again_is_answered_without_acting_twice(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        clock = ManualClock()
+        hub = Hub(open_store(str(tmp_path / "db.sqlite3")), BotPool(0), clock=clock, timers=clock)
+        await hub.start()
+        ana, bruno = _member(), _member()
+        await say(hub, ana, type="hello", protocol=1, name="Ana")
+        await say(hub, bruno, type="hello", protocol=1, name="Bruno")
+        joined = await say(hub, ana, type="create_room", seats=[{"kind": "person"}] * 2)
+        bruno_joined = await say(hub, bruno, type="join_room", code=joined["code"])
+        await say(hub, ana, type="start_game")
+        room = hub.rooms[joined["code"]]
+        assert room.game is not None
+        first, second = (ana, bruno) if room.game.turn == 0 else (bruno, ana)
+        first_token = (joined if first is ana else bruno_joined)["token"]
+        seen = room.seq
+        drawn = await say(hub, first, type="draw", id=7, seq=seen)
+        assert (drawn["type"], drawn["reply_to"], drawn["seq"]) == ("game", 7, seen + 1)
+        # Sent again (the answer was lost, say): answered with a snapshot, not drawn twice.
+        again = await say(hub, first, type="draw", id=7, seq=seen)
+        assert (again["type"], again["reply_to"], again["seq"]) == ("snapshot", 7, seen + 1)
+        assert len(room.game.actions) == 1 and again["game"]["moves"] == 1
+        # The other player acts on the state before the draw: stale, nothing changes.
+        stale = await say(hub, second, type="draw", id=8, seq=seen)
+        assert (stale["type"], stale["reason"], stale["reply_to"]) == ("error", "stale", 8)
+        assert len(room.game.actions) == 1
+        # A player coming back is news of the room, not of the game: an action made since is not stale.
+        await say(hub, first, type="leave_room")
+        back = await say(hub, first, type="join_room", code=joined["code"], token=first_token)
+        assert back["type"] == "joined" and room.seq > seen + 1
+        played = await say(hub, second, type="draw", id=9, seq=seen + 1)
+        assert (played["type"], played["reply_to"]) == ("game", 9)
+        # Without seq (an older client) the action is taken as it comes.
+        assert (await say(hub, first, type="draw", id=10))["type"] == "game"
+        assert len(room.game.actions) == 3
+        await hub.close()
+        hub.store.close()
 
     asyncio.run(scenario())
 

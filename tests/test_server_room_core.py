@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tilerummy.game import Draw, Pass, Play, Timeout
+from tilerummy.game import Timeout
 from tilerummy.server.protocol import CreateRoom, SeatSpec, view_fields
 from tilerummy.server.room_core import (
     Act,
@@ -49,7 +51,7 @@ def only(events: list[Applied | Refused | Repeated]) -> Applied | Refused | Repe
 def test_an_action_is_decided_without_changing_the_room_and_applied_after() -> None:
     room = playing_room()
     before = seen(room)
-    event = only(decide(room, Act(0, Draw(0, at=5.0), request=1, seq=3)))
+    event = only(decide(room, Act(0, "draw", 5.0, request=1, seq=3)))
     assert seen(room) == before
     assert isinstance(event, Applied)
     assert (event.kind, event.seat, event.index, event.seq, event.drawn, event.placed) == ("draw", 0, 0, 4, 1, 0)
@@ -63,55 +65,55 @@ def test_an_action_is_decided_without_changing_the_room_and_applied_after() -> N
 def test_a_refused_action_names_its_reason_and_changes_nothing() -> None:
     room = playing_room()
     before = seen(room)
-    event = only(decide(room, Act(1, Draw(1, at=1.0), request="a", seq=3)))
+    event = only(decide(room, Act(1, "draw", 1.0, request="a", seq=3)))
     assert isinstance(event, Refused)
     assert (event.reason, event.seat, event.request, event.stored) == ("not_your_turn", 1, "a", False)
     assert seen(room) == before
-    play = only(decide(room, Act(0, Play(0, "R1 R2 R3"), request="b")))
+    play = only(decide(room, Act(0, "play", None, "R1 R2 R3", request="b")))
     assert isinstance(play, Refused) and play.reason in {"not_in_rack", "initial_meld_too_low"}
-    assert isinstance(pass_ := only(decide(room, Act(0, Pass(0)))), Refused) and pass_.reason == "pool_not_empty"
+    assert isinstance(pass_ := only(decide(room, Act(0, "pass", None))), Refused) and pass_.reason == "pool_not_empty"
 
 
 def test_spectators_and_rooms_without_a_game_are_refused() -> None:
     room = playing_room()
-    assert isinstance(spectator := only(decide(room, Act(None, Draw(0)))), Refused)
+    assert isinstance(spectator := only(decide(room, Act(None, "draw", None))), Refused)
     assert spectator.reason == "not_a_player"
     room.status = "finished"
-    assert isinstance(none := only(decide(room, Act(0, Draw(0)))), Refused) and none.reason == "no_game"
+    assert isinstance(none := only(decide(room, Act(0, "draw", None))), Refused) and none.reason == "no_game"
 
 
 def test_an_action_made_against_an_older_state_of_the_game_is_stale() -> None:
     room = playing_room()
-    apply(room, only(decide(room, Act(0, Draw(0, at=1.0), request=1, seq=3))))
+    apply(room, only(decide(room, Act(0, "draw", 1.0, request=1, seq=3))))
     # A room update (someone came back) is not a change of the game: an action made since is not stale.
     room.seq += 1
     before = seen(room)
-    stale = only(decide(room, Act(1, Draw(1, at=2.0), request=2, seq=3)))
+    stale = only(decide(room, Act(1, "draw", 2.0, request=2, seq=3)))
     assert isinstance(stale, Refused) and stale.reason == "stale" and "seq 3" in stale.detail
     assert seen(room) == before
-    fresh = only(decide(room, Act(1, Draw(1, at=2.0), request=2, seq=4)))
+    fresh = only(decide(room, Act(1, "draw", 2.0, request=2, seq=4)))
     assert isinstance(fresh, Applied) and fresh.seq == 6
     # A client that sends no number is not checked.
-    assert isinstance(only(decide(room, Act(1, Draw(1, at=2.0), request=3))), Applied)
+    assert isinstance(only(decide(room, Act(1, "draw", 2.0, request=3))), Applied)
 
 
 def test_a_request_sent_again_gets_its_first_answer_and_is_not_acted_on_twice() -> None:
     room = playing_room()
-    first = only(decide(room, Act(0, Draw(0, at=1.0), request=9, seq=3)))
+    first = only(decide(room, Act(0, "draw", 1.0, request=9, seq=3)))
     apply(room, first)
     before = seen(room)
-    again = only(decide(room, Act(0, Draw(0, at=1.5), request=9, seq=3)))
+    again = only(decide(room, Act(0, "draw", 1.5, request=9, seq=3)))
     assert again == Repeated(Answer(seq=4), 9)
     assert seen(room) == before
     # A refusal is remembered too, and answers its request when sent again.
-    refused = only(decide(room, Act(0, Draw(0, at=2.0), request=10, seq=4)))
+    refused = only(decide(room, Act(0, "draw", 2.0, request=10, seq=4)))
     assert isinstance(refused, Refused) and refused.reason == "not_your_turn"
     apply(room, refused)
-    assert only(decide(room, Act(0, Draw(0, at=2.0), request=10, seq=4))) == Repeated(
+    assert only(decide(room, Act(0, "draw", 2.0, request=10, seq=4))) == Repeated(
         Answer(reason="not_your_turn", detail=refused.detail), 10
     )
     # The same id made against another state is another request.
-    assert isinstance(only(decide(room, Act(1, Draw(1, at=2.0), request=9, seq=4))), Applied)
+    assert isinstance(only(decide(room, Act(1, "draw", 2.0, request=9, seq=4))), Applied)
 
 
 def test_the_clock_ends_a_turn_at_its_deadline_and_not_before() -> None:
@@ -126,7 +128,7 @@ def test_the_clock_ends_a_turn_at_its_deadline_and_not_before() -> None:
     assert event.drawn == room.rules.timeout_penalty
     apply(room, event)
     assert room.game.turn == 1 and room.game.deadline == deadline + room.rules.turn_seconds  # type: ignore[operator]
-    late = only(decide(room, Act(1, Draw(1, at=room.game.deadline + 1), request=1, seq=room.seq)))
+    late = only(decide(room, Act(1, "draw", room.game.deadline + 1, request=1, seq=room.seq)))
     assert isinstance(late, Refused) and late.reason == "time_up"
 
 
@@ -144,8 +146,8 @@ def test_decide_then_apply_plays_the_game_the_engine_plays(seed: int, choices: l
             break
         at += 10.0
         seat = room.game.turn if choice < 7 else (room.game.turn + 1) % 3
-        action = Draw(seat, at=at) if choice % 2 else Pass(seat, at=at)
-        command = ClockReached(at + 200) if choice == 9 else Act(seat, action, request=step, seq=room.seq)
+        move: Literal["draw", "pass"] = "draw" if choice % 2 else "pass"
+        command = ClockReached(at + 200) if choice == 9 else Act(seat, move, at, request=step, seq=room.seq)
         before = seen(room)
         events = decide(room, command)
         assert seen(room) == before

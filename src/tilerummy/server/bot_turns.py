@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import Reason
-from ..game import Action, Draw, Pass, Play
+from ..game import Play
 from .clock import sleep
 from .members import Member, room_of, seat_of
 from .protocol import Hint, HintRequest
+from .room_core import Act
 from .rooms import Room, RoomError
 
 if TYPE_CHECKING:
@@ -53,15 +54,13 @@ class BotTurns:
             at = self.hub.clock()
             if stand_in and not room.seats[seat].stand_in(at, room.options.grace_seconds):
                 return
-            action: Action
+            fallback = Act(seat, "draw" if game.pool_size else "pass", at, stand_in=stand_in)
+            action = fallback
             if isinstance(chosen, Play) and chosen.seat == seat:
-                action = Play(seat, chosen.table, at)
-            else:
-                action = Draw(seat, at) if game.pool_size else Pass(seat, at)
+                action = Act(seat, "play", at, chosen.table, stand_in=stand_in)
             turns = self.hub.turns
-            if not await turns.act(room, action, stand_in=stand_in) and len(game.actions) == moves:
-                fallback = Draw(seat, at) if game.pool_size else Pass(seat, at)
-                await turns.act(room, fallback, stand_in=stand_in)
+            if not await turns.act(room, action) and action is not fallback and len(game.actions) == moves:
+                await turns.act(room, fallback)
 
     async def on_hint(self, member: Member, message: HintRequest) -> None:
         """The solver's best play for the member's own turn, in a room that gives hints."""

@@ -130,20 +130,29 @@ class Rematch(_Request):
     type: Literal["rematch"]
 
 
-class PlayTable(_Request):
+class _Action(_Request):
+    seq: int | None = Field(
+        default=None,
+        ge=0,
+        description="the last sequence number you saw: an action made before the game's last change is refused "
+        "as stale, and one sent again with the same id and seq gets its first answer instead of acting twice",
+    )
+
+
+class PlayTable(_Action):
     """End the turn with this table: the whole table as it should be after the turn."""
 
     type: Literal["play"]
     sets: TableSets
 
 
-class DrawTile(_Request):
+class DrawTile(_Action):
     """End the turn by drawing a tile."""
 
     type: Literal["draw"]
 
 
-class PassTurn(_Request):
+class PassTurn(_Action):
     """End the turn without playing (only when the pool is empty)."""
 
     type: Literal["pass"]

@@ -197,6 +197,8 @@ class Hub:
             log.error("room %s: game %s does not replay: %s", room.code, room.game_id, replay.error)
         room.game = replay.game
         room.seq = max(room.seq, stored.last_seq)
+        # Whatever a client saw before the restart is older than the game as replayed.
+        room.game_seq = room.seq
         if room.game.is_over and room.status == "playing":
             room.status = "finished"
 

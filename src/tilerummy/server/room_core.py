@@ -19,12 +19,13 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 __all__ = ["Act", "Answer", "Applied", "ClockReached", "Command", "Event", "Refused", "Repeated", "apply", "decide"]
 
 from ..errors import IllegalAction
-from ..game import Action, Timeout
+from ..game import Action, Draw, Pass, Play, Timeout
+from ..melds import Table
 from ..records import action_to_dict
 from .protocol import RequestId
 from .rooms import Answer, Room
@@ -42,7 +43,8 @@ NOT_A_PLAYER = "not_a_player"
 
 @dataclass(frozen=True, slots=True)
 class Act:
-    """A seat's play, draw or pass (``seat`` None: a spectator's, which is refused).
+    """A seat's play (of the whole table ``table``), draw or pass at ``at``
+    (``seat`` None: a spectator's, which is refused).
 
     ``seq``: the room's sequence number the sender had seen; None from a client that
     does not send it, whose action is then neither checked for staleness nor recognised
@@ -50,10 +52,17 @@ class Act:
     """
 
     seat: int | None
-    action: Action
+    move: Literal["play", "draw", "pass"]
+    at: float | None
+    table: Table | str = ""
     request: RequestId | None = None
     seq: int | None = None
     stand_in: bool = False
+
+    def action(self, seat: int) -> Action:
+        if self.move == "play":
+            return Play(seat, self.table, self.at)
+        return Draw(seat, self.at) if self.move == "draw" else Pass(seat, self.at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +191,7 @@ def _decide_act(room: Room, act: Act) -> list[Event]:
         detail = f"the game moved on since seq {act.seq} (it is at {room.seq}): look at the new state and try again"
         return refused(STALE, detail)
     try:
-        return [_trial(room, act.action, act.request, act.seq, stand_in=act.stand_in)]
+        return [_trial(room, act.action(act.seat), act.request, act.seq, stand_in=act.stand_in)]
     except IllegalAction as error:
         return refused(error.reason.value, error.detail)
 

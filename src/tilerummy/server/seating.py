@@ -289,6 +289,7 @@ class Seating:
             raise
         hub.tell.room(room)
         room.seq += 1
+        room.game_seq = room.seq
         hub.tell.game(room, GameEventInfo(kind="start", seat=None), reply_to=reply_to, replier=starter)
         hub.turns.schedule(room)
 
