@@ -174,6 +174,11 @@ class RoomState(ProtocolModel):
     games: int = Field(description="games played in this room")
     muted: list[str]
     match: MatchState | None = Field(default=None, description="the match, when the rules play several rounds")
+    catching_up: bool = Field(
+        default=False,
+        description="the server could not save the room's last change and is trying again: "
+        "the turn's clock and the bots wait, actions may be refused with server_error",
+    )
 
 
 class FairDeal(ProtocolModel):

@@ -167,6 +167,8 @@ class Room:
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
     live: LiveTableUpdate | None = None
     spectators: int = 0
+    #: A change of the room could not be written; the server tries again (its players are told).
+    catching_up: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @classmethod
@@ -357,6 +359,7 @@ class Room:
             games=self.games_played,
             muted=sorted(self.muted),
             match=self.match_state(),
+            catching_up=self.catching_up,
         )
 
     def to_data(self) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from .members import Member, refusal
 from .protocol import DrawTile, GameEventInfo, PassTurn, PlayTable
 from .room_core import Act, Applied, ClockReached, Refused, Repeated, apply, decide
 from .rooms import Room, Seat
-from .store import Change, FinishedGame, NewAction, StoreError
+from .store import Change, FinishedGame, NewAction, RoomHeldElsewhere, StoreError
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -29,6 +29,15 @@ log = logging.getLogger("tilerummy.server")
 
 #: An away player's seat reads as stood in this long after the grace period ends.
 STAND_IN_ANNOUNCE_DELAY = 0.05
+#: After a failed write the room's clock and bots wait this long, twice as long after each
+#: further failure in a row, at most the longest: the database is not hammered while it is away.
+RETRY_FIRST_SECONDS = 0.5
+RETRY_LONGEST_SECONDS = 16.0
+
+
+def retry_delay(failures: int) -> float:
+    """How long the room waits after ``failures`` failed writes in a row (1 or more)."""
+    return min(RETRY_LONGEST_SECONDS, RETRY_FIRST_SECONDS * 2.0 ** min(failures - 1, 16))
 
 
 class Turns:
@@ -60,16 +69,42 @@ class Turns:
                 return False
             try:
                 await self.hub.write(self._change(room, event), room=room.code)
-            except StoreError:
+            except StoreError as error:
                 log.exception("room %s: an action could not be stored; it was not applied", room.code)
                 if member is not None:
                     member.send(refusal("server_error", "the server could not save this: try again", event.request))
-                self.schedule(room)
+                if not isinstance(error, RoomHeldElsewhere):
+                    self._fell_behind(room)
                 return False
             apply(room, event)
+            caught_up = self._writes_again(room)
             self._announce(room, event, member)
+            if caught_up:
+                room.catching_up = False
+                self.hub.tell.room(room)
             applied = True
         return applied
+
+    def _fell_behind(self, room: Room) -> None:
+        """A write failed: the room's clock and bots try again after a back-off that doubles with
+        each failure in a row, and the room hears that the server is catching up."""
+        runtime = self.hub.runtime.get(room.code)
+        if runtime is None:
+            return
+        runtime.failed_writes += 1
+        runtime.retry_at = self.hub.clock() + retry_delay(runtime.failed_writes)
+        if not room.catching_up:
+            room.catching_up = True
+            self.hub.tell.room(room)
+        self.schedule(room)
+
+    def _writes_again(self, room: Room) -> bool:
+        """A write succeeded: the back-off is over. Whether the room was catching up
+        (it hears that it no longer is once the change is announced)."""
+        runtime = self.hub.runtime.get(room.code)
+        if runtime is not None:
+            runtime.failed_writes, runtime.retry_at = 0, None
+        return room.catching_up
 
     def _change(self, room: Room, event: Applied) -> Change:
         """What storing the event writes: the action, and the room and its result when the action ends the game."""
@@ -118,6 +153,12 @@ class Turns:
         timers = self.hub.timers
         now = self.hub.clock()
         moves = len(game.actions)
+        if runtime.retry_at is not None and runtime.retry_at > now:
+            # A write failed: nothing is tried again before the back-off is over.
+            runtime.timers.append(
+                timers.call_later(runtime.retry_at - now, lambda: self.hub.spawn(self._grace_over(room, moves)))
+            )
+            return
         deadline = game.deadline
         if deadline is not None:
             runtime.timers.append(
