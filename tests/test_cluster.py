@@ -139,6 +139,35 @@ async def _sees_direct_url(asker: ClusterNode, owner: ClusterNode) -> bool:
     return await asker.directory.direct_url(owner.node) == owner.direct_url
 
 
+def test_a_relayed_join_sent_again_takes_one_seat_and_is_answered_once(database: str) -> None:
+    redis, prefix = redis_url(), new_prefix()
+
+    async def main() -> None:
+        async with running_node(database, redis, prefix) as one, running_node(database, redis, prefix) as two:
+            ana = await ClusterPlayer.connect(one, "Ana")
+            code = (await ana.create([{"kind": "person"}] * 3, public=False))["code"]
+            bruno = await ClusterPlayer.connect(two, "Bruno")
+            await bruno.send({"type": "join_room", "id": 1, "code": code})
+            # The owner's answer to the visit's opening is late (under load, say): the visit
+            # attaches again at once, and its join goes to the owner a second time.
+            visit = two.router.visits[bruno.member]
+            two.relay.post(visit.node, "close", visit.session)
+            two.router._by_session.pop(visit.session)
+            two.router._open(visit, visit.node)
+            room = one.hub.rooms[code]
+            # Both joins are in: the client has the second one's snapshot (the first session's
+            # messages are no longer passed on), and the room told each newcomer's arrival.
+            await until(lambda: any(sent["type"] == "snapshot" for sent in bruno.received), "the snapshot")
+            await until(lambda: room.seq >= 2 and len(one.hub.runtime[code].members) == 2, "both joins")
+            assert [seat.name for seat in room.seats] == ["Ana", "Bruno", None]
+            answers = [sent for sent in bruno.received if sent.get("reply_to") == 1]
+            assert [answer["type"] for answer in answers] == ["joined"] and answers[0]["seat"] == 1
+            # The token the seat was given holds it.
+            assert room.seat_for_token(answers[0]["token"]) is room.seats[1]
+
+    asyncio.run(main())
+
+
 def test_every_process_describes_every_room_as_its_owner_does(database: str) -> None:
     redis, prefix = redis_url(), new_prefix()
 

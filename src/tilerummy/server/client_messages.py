@@ -104,6 +104,13 @@ class JoinRoom(_Request):
     code: str = Field(max_length=ROOM_CODE_CHARS + 4)
     role: Literal["player", "spectator"] = "player"
     token: str | None = Field(default=None, max_length=64, description="the secret of a seat held before")
+    new_token: str | None = Field(
+        default=None,
+        min_length=16,
+        max_length=64,
+        description="a secret of your choosing for the seat this join takes (it is the token joined gives back): "
+        "the same join sent again finds that seat instead of taking a second one",
+    )
 
 
 class QuickMatch(_Request):

@@ -89,9 +89,20 @@ class Seating:
                 return code
 
     async def on_join(self, member: Member, message: JoinRoom) -> None:
-        await self.join(member, message.code, message.role, message.token, message.id)
+        await self.join(member, message.code, message.role, message.token, message.id, chosen=message.new_token)
 
-    async def join(self, member: Member, code: str, role: str, token: str | None, reply_to: RequestId | None) -> None:
+    async def join(
+        self,
+        member: Member,
+        code: str,
+        role: str,
+        token: str | None,
+        reply_to: RequestId | None,
+        *,
+        chosen: str | None = None,
+    ) -> None:
+        """Seat or show the member in a room; ``chosen``: the token the seat taken is to have
+        (a join sent again with it finds the seat it took)."""
         assert member.name is not None
         code = code.strip().upper()
         # A room this process is taking over from a stopped one is there once its game is replayed.
@@ -99,6 +110,9 @@ class Seating:
         room = self.hub.rooms.get(code)
         if room is None:
             raise RoomError("no_such_room", f"no room has the code {code!r}")
+        given = token
+        if self._again(room, token, role, chosen):
+            token = chosen
         if member.room is room:
             raise RoomError("already_in_room", "you are already in this room")
         if member.room is not None:
@@ -111,6 +125,9 @@ class Seating:
             # Told, not silent: a connection is in one room at a time.
             await self.leave(member, explicit=True, reply_to=None)
         async with room.lock:
+            # Looked at again under the lock: the join sent again may have been waiting for it.
+            again = self._again(room, given, role, chosen)
+            token = chosen if again else given
             seat: Seat | None = None
             host = False
             given_token = token
@@ -119,11 +136,11 @@ class Seating:
                 host = room.is_host_token(token)
                 if seat is None and not host:
                     raise RoomError("bad_token", "this token holds no seat in this room")
-                given_token = None
+                given_token = chosen if again else None
                 if seat is not None:
                     self._replace(room, seat)
             elif role == "player":
-                given_token = new_token()
+                given_token = chosen or new_token()
                 seat = room.take_seat(member.name, given_token, self.hub.clock())
                 try:
                     await self.save_room(room)
@@ -138,6 +155,12 @@ class Seating:
             self.hub.tell.room(room, but=member)
             self.hub.tell.snapshot(member, room, None)
             await self._maybe_auto_start(room)
+
+    @staticmethod
+    def _again(room: Room, token: str | None, role: str, chosen: str | None) -> bool:
+        """Whether a join is one sent again (to two processes, or after its answer was lost):
+        the token it chose holds a seat already, which is the one it takes."""
+        return token is None and role == "player" and chosen is not None and room.seat_for_token(chosen) is not None
 
     def open_to_quick_match(self) -> list[Room]:
         """The rooms quick match sends newcomers to, oldest first: public, open, with a free seat,

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -76,6 +78,9 @@ class Visit:
     #: Where the client may reach the owner by itself, and the owner the client was last told of.
     direct_url: str | None = None
     told: str = ""
+    #: The ids of the last requests answered (as JSON): a request sent to two owners, or twice to
+    #: one, is answered once; a second answer is not passed on.
+    answered: deque[str] = field(default_factory=lambda: deque(maxlen=MOST_UNANSWERED))
 
 
 class ClusterRouter:
@@ -103,6 +108,11 @@ class ClusterRouter:
                 await self.hub.receive(member, text)
                 return
             node, code = target
+            if kind == "join_room" and body.get("role", "player") == "player" and not body.get("token"):
+                # A join this visit may send again (to the next owner, or after a lost answer) must
+                # not take a second seat: the seat it takes gets a token chosen here.
+                body = {**body, "new_token": body.get("new_token") or secrets.token_urlsafe(24)}
+                text = json.dumps(body)
             if visit is not None and visit.node == node and node:
                 self._forward(visit, text, body)
                 return
@@ -213,8 +223,13 @@ class ClusterRouter:
     def _pass_on(self, visit: Visit, text: str) -> None:
         if _OWN_ANSWER in text:
             return
-        if visit.unanswered and text.startswith(_REPLY):
-            visit.unanswered.pop(text[len(_REPLY) : text.find(",", len(_REPLY))], None)
+        if text.startswith(_REPLY):
+            answers = text[len(_REPLY) : text.find(",", len(_REPLY))]
+            if answers != "null":
+                if answers in visit.answered:
+                    return
+                visit.answered.append(answers)
+                visit.unanswered.pop(answers, None)
         # A reply names its request first: the type follows within the first few dozen characters.
         head = text[:48]
         if '"type":"joined"' in head:
