@@ -12,6 +12,7 @@ import contextlib
 import heapq
 import itertools
 import json
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -212,11 +213,16 @@ class Player:
         return await self.wait_for(lambda reply: reply.get("reply_to") == request_id)
 
     async def wait_for(self, wanted: Callable[[Message], bool]) -> Message:
+        """The first message not yet taken that is wanted; fails after ``WAIT`` seconds in all,
+        even while unwanted messages keep coming."""
         for index, message in enumerate(self._pending):
             if wanted(message):
                 del self._pending[index]
                 return message
+        give_up = time.monotonic() + WAIT
         while True:
+            if time.monotonic() > give_up:
+                raise AssertionError(f"{self.name}: no such message in {WAIT} s; last: {self.received[-3:]}")
             while self._read < len(self.inbox.messages):
                 message = self.inbox.messages[self._read]
                 self._read += 1

@@ -16,6 +16,7 @@ from starlette.requests import Request
 
 from tilerummy.server.app import room_info
 from tilerummy.server.cluster import ClusterNode
+from tilerummy.server.cluster import node as node_module
 
 from .clusterkit import (
     ClusterPlayer,
@@ -243,6 +244,31 @@ def test_a_room_moves_when_its_process_stops_and_its_players_keep_playing(databa
             assert await stored_moves(two, game_id) == before + after
             own_views_only(bruno)
             own_views_only(ana_again)
+
+    asyncio.run(main())
+
+
+def test_a_process_that_stops_is_noticed_and_its_rooms_looked_for_at_once(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The quiet look at every room never comes in this test: only seeing the process gone can
+    # start the takeover.
+    monkeypatch.setattr(node_module, "QUIET_SCAN_SECONDS", 1e9)
+    redis, prefix = redis_url(), new_prefix()
+
+    async def main() -> None:
+        async with running_node(database, redis, prefix) as two:
+            async with running_node(database, redis, prefix) as one:
+                ana, bruno, first = await started_game(one, two, "Ana", "Bruno")
+                code = ana.code
+                assert code is not None
+                await until(lambda: one.link.steady() and two.link.steady(), "Redis to be trusted")
+            # One stopped cleanly: its leases given up, its heartbeat gone.
+            await until(lambda: code in two.hub.rooms, "the room to be taken over")
+            snapshot = await bruno.wait_for(
+                lambda message: message["type"] == "snapshot" and message["game"] is not None
+            )
+            assert snapshot["game"]["moves"] == first["moves"]
 
     asyncio.run(main())
 

@@ -56,6 +56,8 @@ GIVE_UP_SECONDS = 30.0
 _CHOOSING = {"create_room", "join_room", "quick_match"}
 #: The most unanswered requests a visit keeps (a client waits for its answers; more is abuse).
 MOST_UNANSWERED = 64
+#: How often a close that did not arrive is sent again (its owner may have stopped for good).
+MOST_CLOSE_TRIES = 20
 
 
 @dataclass(eq=False)
@@ -94,6 +96,9 @@ class ClusterRouter:
         self._by_session: dict[str, Visit] = {}
         self._sessions = 0
         self._recoveries = relay.link.recoveries
+        #: Closes that did not reach the owner, to send again: the owner and how often tried.
+        self._lost_closes: dict[str, tuple[str, int]] = {}
+        self._closes_sent: dict[str, tuple[str, int]] = {}
 
     # --- What connections call --------------------------------------------------
 
@@ -204,6 +209,21 @@ class ClusterRouter:
         if visit.node:
             self.relay.post(visit.node, "close", visit.session)
 
+    def undelivered(self, node: str, kind: str, session: str) -> None:
+        """A frame of a visit did not reach its owner (Redis was down, or the owner was not
+        listening): its requests stay unanswered and the visit attaches again at the next look
+        (a new opening, the join with the seat's token, then every request not yet answered),
+        so each request is answered once and the client gets a snapshot of the room as it is."""
+        if kind == "close":
+            # The owner would keep a member whose connection is gone: told again at the next look.
+            tries = self._closes_sent.pop(session, (node, 0))[1]
+            if tries < MOST_CLOSE_TRIES:
+                self._lost_closes[session] = (node, tries + 1)
+            return
+        visit = self._by_session.get(session)
+        if visit is not None:
+            visit.opened, visit.sent_at = False, float("-inf")
+
     def on_frame(self, kind: str, session: str, payload: Any) -> None:
         visit = self._by_session.get(session)
         if visit is None:
@@ -263,6 +283,10 @@ class ClusterRouter:
         recoveries = self.relay.link.recoveries
         codes = sorted({visit.code for visit in self.visits.values() if visit.code is not None})
         owners = await self.leases.owners(codes)
+        # Sent again: forgotten unless it does not arrive again (then undelivered() counts a try).
+        self._closes_sent, self._lost_closes = self._lost_closes, {}
+        for session, (node, _) in self._closes_sent.items():
+            self.relay.post(node, "close", session)
         # Counted as seen only once Redis answered: a look that fails sees the recovery next time.
         recovered, self._recoveries = recoveries != self._recoveries, recoveries
         now = self.hub.clock()
