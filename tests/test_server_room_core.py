@@ -13,7 +13,10 @@ from tilerummy.server.room_core import (
     Act,
     Answer,
     Applied,
+    Began,
+    Begin,
     ClockReached,
+    Event,
     Refused,
     Repeated,
     apply,
@@ -43,7 +46,7 @@ def seen(room: Room) -> tuple[object, ...]:
     return (room.seq, room.game_seq, room.status, len(room.game.actions), views, repr(room.answers))
 
 
-def only(events: list[Applied | Refused | Repeated]) -> Applied | Refused | Repeated:
+def only(events: list[Event]) -> Event:
     assert len(events) == 1, events
     return events[0]
 
@@ -156,3 +159,23 @@ def test_decide_then_apply_plays_the_game_the_engine_plays(seed: int, choices: l
                 mirror.apply(event.action)
             apply(room, event)
         assert view_fields(room.game.view(None)) == view_fields(mirror.view(None))
+
+
+def test_a_game_is_dealt_without_changing_the_room_and_begun_once_stored() -> None:
+    request = CreateRoom(type="create_room", seats=[SeatSpec(kind="person") for _ in range(2)])
+    room = Room.create("ABCDEF", request, "host-token", "Ana", now=0.0)
+    room.take_seat("Ana", "host-token")
+    # A seat is free: refused by name, nothing dealt.
+    refused = only(decide(room, Begin(6, "5a17", 10.0, request="go")))
+    assert isinstance(refused, Refused) and (refused.reason, refused.request) == ("seats_free", "go")
+    room.take_seat("Bruno", "token-1")
+    event = only(decide(room, Begin(6, "5a17", 10.0, request="go")))
+    assert isinstance(event, Began) and event.stored
+    assert (room.status, room.game, room.games_played) == ("open", None, 0)
+    start = event.start
+    assert (start.game_id, start.games_played, start.header["seed"]) == ("ABCDEF-1", 1, 6)
+    assert room.data_after(start)["status"] == "playing" and room.to_data()["status"] == "open"
+    apply(room, event)
+    assert (room.status, room.game_id, room.games_played, room.game) == ("playing", "ABCDEF-1", 1, start.game)
+    again = only(decide(room, Begin(7, "5a17", 11.0)))
+    assert isinstance(again, Refused) and again.reason == "game_started"

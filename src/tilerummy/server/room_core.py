@@ -21,14 +21,27 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["Act", "Answer", "Applied", "ClockReached", "Command", "Event", "Refused", "Repeated", "apply", "decide"]
+__all__ = [
+    "Act",
+    "Answer",
+    "Applied",
+    "Began",
+    "Begin",
+    "ClockReached",
+    "Command",
+    "Event",
+    "Refused",
+    "Repeated",
+    "apply",
+    "decide",
+]
 
 from ..errors import IllegalAction
 from ..game import Action, Draw, Pass, Play, Timeout
 from ..melds import Table
 from ..records import action_to_dict
 from .protocol import RequestId
-from .rooms import Answer, Room
+from .rooms import Answer, GameStart, Room, RoomError
 
 #: Answers remembered per seat, for requests sent again (a client resends its last few at most).
 REMEMBERED_ANSWERS = 16
@@ -72,7 +85,17 @@ class ClockReached:
     now: float
 
 
-Command = Act | ClockReached
+@dataclass(frozen=True, slots=True)
+class Begin:
+    """Deal and begin a game (the host's start or rematch, or a full room's own start)."""
+
+    seed: int
+    salt: str
+    at: float
+    request: RequestId | None = None
+
+
+Command = Act | ClockReached | Begin
 
 
 # --- Events -----------------------------------------------------------------------
@@ -136,7 +159,19 @@ class Repeated:
         return False
 
 
-Event = Applied | Refused | Repeated
+@dataclass(frozen=True, slots=True)
+class Began:
+    """A game dealt: stored (the room and the game's header), then begun in the room."""
+
+    start: GameStart
+    request: RequestId | None
+
+    @property
+    def stored(self) -> bool:
+        return True
+
+
+Event = Applied | Refused | Repeated | Began
 
 
 # --- The core ---------------------------------------------------------------------
@@ -146,6 +181,11 @@ def decide(room: Room, command: Command) -> list[Event]:
     """What the command leads to, the room left exactly as it was."""
     if isinstance(command, ClockReached):
         return _decide_clock(room, command.now)
+    if isinstance(command, Begin):
+        try:
+            return [Began(room.plan_start(command.seed, command.at, command.salt), command.request)]
+        except RoomError as error:
+            return [Refused(error.reason, error.detail, None, command.request, None)]
     return _decide_act(room, command)
 
 
@@ -161,6 +201,8 @@ def apply(room: Room, event: Event) -> Room:
         if game.is_over:
             room.status = "finished"
         _remember(room, event.seat, event.request, event.made_at, Answer(seq=event.seq))
+    elif isinstance(event, Began):
+        room.begin(event.start)
     elif isinstance(event, Refused) and event.seat is not None:
         _remember(room, event.seat, event.request, event.made_at, Answer(reason=event.reason, detail=event.detail))
     return room

@@ -67,6 +67,19 @@ class Answer:
 RequestKey = tuple[int | str, int]
 
 
+@dataclass(frozen=True, slots=True)
+class GameStart:
+    """A game a room is to begin: dealt, committed to, named; not yet the room's."""
+
+    game: Game
+    fairness: Fairness
+    game_id: str
+    games_played: int
+    match_scores: list[list[int]]
+    #: The game record's header (``docs/record-format.md``).
+    header: dict[str, Any]
+
+
 class RoomError(TilerummyError):
     """A request the room refuses; ``reason`` is the protocol's machine name."""
 
@@ -271,23 +284,54 @@ class Room:
 
         :raises RoomError: see :meth:`check_can_start`.
         """
+        start = self.plan_start(seed, now, salt)
+        self.begin(start)
+        return start.header
+
+    def plan_start(self, seed: int, now: float, salt: str) -> GameStart:
+        """The game a start would deal, the room left as it is.
+
+        :raises RoomError: see :meth:`check_can_start`.
+        """
         self.check_can_start()
-        self.match_scores = self._next_match_scores()
         names = [seat.name or f"Seat {seat.index + 1}" for seat in self.seats]
-        self.game = Game(self.rules, Deal.from_seed(self.rules, len(names), seed), names, started_at=now)
-        self.fairness = Fairness.commit(seed, salt)
-        self.games_played += 1
-        self.game_id = f"{self.code}-{self.games_played}"
-        self.status = "playing"
-        self.live = None
-        return {
+        fairness = Fairness.commit(seed, salt)
+        header = {
             "format": FORMAT,
             "version": VERSION,
             "rules": self.rules.to_dict(),
             "players": names,
             "seed": seed,
-            "fairness": self.fairness.to_dict(),
+            "fairness": fairness.to_dict(),
             "started_at": now,
+        }
+        return GameStart(
+            game=Game(self.rules, Deal.from_seed(self.rules, len(names), seed), names, started_at=now),
+            fairness=fairness,
+            game_id=f"{self.code}-{self.games_played + 1}",
+            games_played=self.games_played + 1,
+            match_scores=self._next_match_scores(),
+            header=header,
+        )
+
+    def begin(self, start: GameStart) -> None:
+        """Play the game planned (:meth:`plan_start`) in the room."""
+        self.match_scores = start.match_scores
+        self.game = start.game
+        self.fairness = start.fairness
+        self.games_played = start.games_played
+        self.game_id = start.game_id
+        self.status = "playing"
+        self.live = None
+
+    def data_after(self, start: GameStart) -> dict[str, Any]:
+        """The room as stored once the game planned has begun."""
+        return {
+            **self.to_data(),
+            "status": "playing",
+            "game_id": start.game_id,
+            "games_played": start.games_played,
+            "match_scores": start.match_scores,
         }
 
     def _finished_rounds(self) -> list[list[int]]:

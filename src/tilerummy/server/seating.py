@@ -26,6 +26,7 @@ from .protocol import (
     SeatSpec,
     StartGame,
 )
+from .room_core import Began, Begin, Refused, apply, decide
 from .rooms import Room, RoomError, Seat, new_room_code, new_token
 from .store import Change, NewGame, StoreError
 
@@ -293,23 +294,18 @@ class Seating:
             await self._start_game(room, None, None)
 
     async def _start_game(self, room: Room, reply_to: RequestId | None, starter: Member | None) -> None:
+        """Decided by the room core, stored, then begun and announced (nothing to undo if the write fails)."""
         hub = self.hub
-        room.check_can_start()
-        previous = (room.game, room.game_id, room.games_played, room.status, room.fairness, room.match_scores)
         now = hub.clock()
-        header = room.start_game(new_seed(), now, new_salt())
-        assert room.game_id is not None
-        try:
-            await hub.write(
-                Change(
-                    room=(room.code, room.status, room.to_data(), now),
-                    new_game=NewGame(room.game_id, room.code, header, now),
-                ),
-                room=room.code,
-            )
-        except StoreError:
-            room.game, room.game_id, room.games_played, room.status, room.fairness, room.match_scores = previous
-            raise
+        [event] = decide(room, Begin(new_seed(), new_salt(), now, reply_to))
+        if isinstance(event, Refused):
+            raise RoomError(event.reason, event.detail)
+        assert isinstance(event, Began)
+        start = event.start
+        new_game = NewGame(start.game_id, room.code, start.header, now)
+        change = Change(room=(room.code, "playing", room.data_after(start), now), new_game=new_game)
+        await hub.write(change, room=room.code)
+        apply(room, event)
         hub.tell.room(room)
         room.seq += 1
         room.game_seq = room.seq

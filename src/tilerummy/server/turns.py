@@ -67,6 +67,7 @@ class Turns:
                 if event.reason == Reason.TIME_UP.value:
                     await self.apply_due_timeouts(room)
                 return False
+            assert isinstance(event, Applied), "an action or the clock begins no game"
             try:
                 await self.hub.write(self._change(room, event), room=room.code)
             except StoreError as error:
