@@ -7,18 +7,16 @@ only if the game is where it was when the bot started thinking.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..errors import Reason
 from ..game import Play
-from .clock import sleep
+from .botpool import BotPool
+from .clock import Clock, Timers, sleep
 from .members import Member, room_of, seat_of
 from .protocol import Hint, HintRequest
 from .room_core import Act
 from .rooms import Room, RoomError
-
-if TYPE_CHECKING:
-    from .hub import Hub
 
 #: Thinking time a bot gets, at most; never more than its turn has left.
 BOT_BUDGET_SECONDS = 3.0
@@ -26,8 +24,24 @@ BOT_BUDGET_SECONDS = 3.0
 BOT_MARGIN_SECONDS = 0.25
 
 
+class Acting(Protocol):
+    async def act(self, room: Room, command: Act, *, member: Member | None = None) -> bool: ...
+
+
+class BotDesk(Protocol):
+    """What bots at the table need: the bot pool, the time, and the room's actions."""
+
+    bots: BotPool
+    clock: Clock
+    timers: Timers
+    bot_budget: float
+
+    @property
+    def turns(self) -> Acting: ...
+
+
 class BotTurns:
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: BotDesk) -> None:
         self.hub = hub
         self._hinting: set[Member] = set()
 

@@ -7,12 +7,15 @@ in it longest; a connection is in one room at a time, and a seat has one connect
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..fairness import new_salt, new_seed
+from .broadcast import Broadcast
+from .clock import Clock
 from .gate import CLOSE_REPLACED, limited_per_address
-from .limits import TokenBucket
+from .limits import ServerLimits, TokenBucket
 from .members import Member, RoomRuntime, joined, refusal
+from .placement import Placement
 from .protocol import (
     CreateRoom,
     GameEventInfo,
@@ -29,16 +32,31 @@ from .protocol import (
 from .room_core import Began, Begin, Refused, apply, decide
 from .rooms import Room, RoomError, Seat, new_room_code, new_token
 from .store import Change, NewGame, StoreError
-
-if TYPE_CHECKING:
-    from .hub import Hub
+from .turns import Turns
 
 #: Open rooms nobody is in, and finished rooms, leave memory after this long idle.
 IDLE_ROOM_SECONDS = 3600.0
 
 
+class Hall(Protocol):
+    """What seating needs: the rooms and their runtimes, the time and limits, where rooms
+    are placed, the store's writes, what a room is told, and the turns of a game begun."""
+
+    rooms: dict[str, Room]
+    runtime: dict[str, RoomRuntime]
+    clock: Clock
+    limits: ServerLimits
+    placement: Placement
+    tell: Broadcast
+    turns: Turns
+
+    async def write(self, change: Change, *, room: str) -> None: ...
+
+    def members(self, room: Room) -> set[Member]: ...
+
+
 class Seating:
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hall) -> None:
         self.hub = hub
 
     def active_rooms(self) -> int:

@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine
+from typing import Any, Protocol
 
 from ..errors import Reason
-from .members import Member, refusal
+from .broadcast import Broadcast
+from .clock import Clock, Timers
+from .members import Member, RoomRuntime, refusal
 from .protocol import DrawTile, GameEventInfo, PassTurn, PlayTable
 from .room_core import Act, Applied, ClockReached, Refused, Repeated, apply, decide
 from .rooms import Room, Seat
 from .store import Change, FinishedGame, NewAction, RoomHeldElsewhere, StoreError
-
-if TYPE_CHECKING:
-    from .hub import Hub
 
 log = logging.getLogger("tilerummy.server")
 
@@ -40,8 +40,29 @@ def retry_delay(failures: int) -> float:
     return min(RETRY_LONGEST_SECONDS, RETRY_FIRST_SECONDS * 2.0 ** min(failures - 1, 16))
 
 
+class BotPlayer(Protocol):
+    async def play(self, room: Room, moves: int, level: str, *, stand_in: bool) -> None: ...
+
+
+class Table(Protocol):
+    """What turns need: the time and timers, each room's runtime, the store's writes,
+    what a room is told, and the bots."""
+
+    clock: Clock
+    timers: Timers
+    runtime: dict[str, RoomRuntime]
+    tell: Broadcast
+
+    async def write(self, change: Change, *, room: str) -> None: ...
+
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None: ...
+
+    @property
+    def bot_turns(self) -> BotPlayer: ...
+
+
 class Turns:
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Table) -> None:
         self.hub = hub
 
     async def on_action(self, member: Member, room: Room, message: PlayTable | DrawTile | PassTurn) -> None:
