@@ -195,6 +195,30 @@ def test_a_timeout_whose_write_fails_is_tried_again_later_each_time_and_the_room
     asyncio.run(scenario())
 
 
+def test_a_join_whose_write_fails_takes_no_seat(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = FlakyStore(open_store(str(tmp_path / "db.sqlite3")))
+        hub = Hub(store, BotPool(0), clock=ManualClock(), timers=ManualClock())
+        await hub.start()
+        ana, bruno = _member(), _member()
+        await say(hub, ana, type="hello", protocol=1, name="Ana")
+        await say(hub, bruno, type="hello", protocol=1, name="Bruno")
+        joined = await say(hub, ana, type="create_room", seats=[{"kind": "person"}] * 2)
+        room = hub.rooms[joined["code"]]
+        store.fail_next = True
+        refused = await say(hub, bruno, type="join_room", id=2, code=joined["code"])
+        assert (refused["type"], refused["reason"], refused["reply_to"]) == ("error", "server_error", 2)
+        assert [seat.name for seat in room.seats] == ["Ana", None] and bruno.room is None
+        again = await say(hub, bruno, type="join_room", id=3, code=joined["code"])
+        assert (again["type"], again["seat"]) == ("joined", 1)
+        stored = store.room(joined["code"])
+        assert stored is not None and [seat["name"] for seat in stored["seats"]] == ["Ana", "Bruno"]
+        await hub.close()
+        store.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_stale_action_is_refused_and_one_sent_again_is_answered_without_acting_twice(tmp_path: Path) -> None:
     async def scenario() -> None:
         clock = ManualClock()

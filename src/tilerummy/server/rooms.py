@@ -68,6 +68,16 @@ RequestKey = tuple[int | str, int]
 
 
 @dataclass(frozen=True, slots=True)
+class SeatTaking:
+    """A person to be seated: the seat, the name (made unique in the room), the token's hash."""
+
+    index: int
+    name: str
+    token_hash: str
+    seated_at: float
+
+
+@dataclass(frozen=True, slots=True)
 class GameStart:
     """A game a room is to begin: dealt, committed to, named; not yet the room's."""
 
@@ -224,13 +234,31 @@ class Room:
 
         :raises RoomError: when the game has begun or every seat is taken.
         """
+        return self.seat(self.plan_seat(name, token, now))
+
+    def plan_seat(self, name: str, token: str, now: float = 0.0) -> SeatTaking:
+        """The seat a person would take, and as whom, the room left as it is.
+
+        :raises RoomError: when the game has begun or every seat is taken.
+        """
         self.check_seat_free()
         seat = self.free_seat()
         assert seat is not None
-        seat.name = self.unique_name(name)
-        seat.token_hash = hash_token(token)
-        seat.seated_at = now
+        return SeatTaking(seat.index, self.unique_name(name), hash_token(token), now)
+
+    def seat(self, seating: SeatTaking) -> Seat:
+        """Seat the person as planned (:meth:`plan_seat`)."""
+        seat = self.seats[seating.index]
+        seat.name, seat.token_hash, seat.seated_at = seating.name, seating.token_hash, seating.seated_at
         return seat
+
+    def data_after_seating(self, seating: SeatTaking) -> dict[str, Any]:
+        """The room as stored once the person planned is seated."""
+        data = self.to_data()
+        data["seats"][seating.index].update(
+            name=seating.name, token_hash=seating.token_hash, seated_at=seating.seated_at
+        )
+        return data
 
     def check_seat_free(self) -> None:
         """:raises RoomError: when the game has begun or every seat is taken."""

@@ -160,12 +160,12 @@ class Seating:
                     self._replace(room, seat)
             elif role == "player":
                 given_token = chosen or new_token()
-                seat = room.take_seat(member.name, given_token, self.hub.clock())
-                try:
-                    await self.save_room(room)
-                except StoreError:
-                    room.free(seat)
-                    raise
+                now = self.hub.clock()
+                # Stored first, then seated: a write that fails leaves the seat free.
+                taking = room.plan_seat(member.name, given_token, now)
+                data = room.data_after_seating(taking)
+                await self.hub.write(Change(room=(room.code, room.status, data, now)), room=room.code)
+                seat = room.seat(taking)
             self._enter(member, room, seat, host=host)
             if room.status != "playing" and self.pass_host_if_gone(room):
                 await self.save_room(room)
