@@ -115,3 +115,38 @@ def test_a_process_that_missed_its_messages_attaches_its_players_again(database:
             assert answer["type"] == "game", answer
 
     asyncio.run(main())
+
+
+def test_a_write_postgresql_drops_is_refused_and_the_room_catches_up(database: str) -> None:
+    """PostgreSQL drops the connection a process writes on (a restart, a network cut): the
+    action is refused with server_error and never applied, the room hears the server is
+    catching up, and the next action is written on a new connection."""
+    import psycopg
+
+    redis, prefix = redis_url(), new_prefix()
+
+    async def main() -> None:
+        async with running_node(database, redis, prefix) as one, running_node(database, redis, prefix) as two:
+            ana, bruno, first = await started_game(one, two, "Ana", "Bruno")
+            game = await to_the_turn_of(ana, bruno, first)
+            assert ana.code is not None
+            room = one.hub.rooms[ana.code]
+            backend = one.hub.store._db.info.backend_pid  # type: ignore[attr-defined]
+            with psycopg.connect(database, autocommit=True) as admin:
+                admin.execute("SELECT pg_terminate_backend(%s)", (backend,))
+            refused = await ana.request({"type": "draw", "seq": room.seq})
+            assert (refused["type"], refused["reason"]) == ("error", "server_error"), refused
+            assert room.game is not None and len(room.game.actions) == game["moves"]
+            behind = await bruno.wait_for(lambda message: message["type"] == "room" and message["room"]["catching_up"])
+            drawn = await ana.request({"type": "draw", "seq": room.seq})
+            assert drawn["type"] == "game" and drawn["game"]["moves"] == game["moves"] + 1
+            told = await bruno.wait_for(
+                lambda message: (
+                    message["type"] == "room" and message["seq"] > behind["seq"] and not message["room"]["catching_up"]
+                )
+            )
+            assert told["seq"] > drawn["seq"]
+            stored = await one.hub.read(lambda: one.hub.store.game(first["game_id"]))
+            assert stored is not None and len(stored.actions) == game["moves"] + 1
+
+    asyncio.run(main())
