@@ -275,3 +275,22 @@ def test_a_join_sent_again_with_its_new_token_takes_one_seat_wherever_it_arrives
         assert "new_token" in short["detail"] and carla.room is None
 
     run_hub(tmp_path, scenario)
+
+
+def test_a_quick_match_sent_again_with_its_new_token_finds_the_seat_it_took(tmp_path: Path) -> None:
+    async def scenario(hub: Hub, clock: ManualClock) -> None:
+        chosen = "a-quick-secret-of-ana-s"
+        first, second = await person(hub, "Ana"), await person(hub, "Ana")
+        made = await say(hub, first, type="quick_match", id=1, new_token=chosen)
+        again = await say(hub, second, type="quick_match", id=1, new_token=chosen)
+        assert (made["type"], made["token"], made["host"]) == ("joined", chosen, True)
+        assert (again["type"], again["code"], again["seat"], again["token"]) == ("joined", made["code"], 0, chosen)
+        assert len(hub.rooms) == 1 and [seat.name for seat in hub.rooms[made["code"]].seats] == ["Ana", None]
+        # Someone else's quick match takes the other seat; Ana's sent once more still finds hers.
+        bruno = await person(hub, "Bruno")
+        assert (await say(hub, bruno, type="quick_match", new_token="bruno-s-own-secret-1"))["seat"] == 1
+        third = await person(hub, "Ana")
+        once_more = await say(hub, third, type="quick_match", id=1, new_token=chosen)
+        assert (once_more["code"], once_more["seat"]) == (made["code"], 0) and len(hub.rooms) == 1
+
+    run_hub(tmp_path, scenario)

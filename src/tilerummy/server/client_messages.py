@@ -117,6 +117,13 @@ class QuickMatch(_Request):
     """Join the next open public room with a free seat, or open one for two people."""
 
     type: Literal["quick_match"]
+    new_token: str | None = Field(
+        default=None,
+        min_length=16,
+        max_length=64,
+        description="as in join_room: the seat found gets this token, and the same quick match sent again "
+        "finds that seat instead of another",
+    )
 
 
 class LeaveRoom(_Request):

@@ -71,7 +71,8 @@ class Seating:
             if runtime.creator_address == address and hub.rooms[code].status != "finished"
         )
 
-    async def on_create(self, member: Member, message: CreateRoom) -> None:
+    async def on_create(self, member: Member, message: CreateRoom, *, chosen: str | None = None) -> None:
+        """A new room, its creator the host (``chosen``: the host's token, from a quick match)."""
         assert member.name is not None
         hub = self.hub
         if self.active_rooms() >= hub.limits.max_rooms:
@@ -80,7 +81,7 @@ class Seating:
             detail = f"at most {hub.limits.max_rooms_per_address} rooms open or playing from one address"
             raise RoomError("too_many_rooms", detail)
         now = hub.clock()
-        token = new_token()
+        token = chosen or new_token()
         room = Room.create(await self._new_code(), message, token, member.name, now)
         # Told, not silent: a connection is in one room at a time.
         await self.leave(member, explicit=True, reply_to=None, quiet=member.room is None)
@@ -193,9 +194,16 @@ class Seating:
 
     async def on_quick_match(self, member: Member, message: QuickMatch) -> None:
         """A seat in the oldest public room that has one, or a new room for two that starts once full."""
+        chosen = message.new_token
+        if chosen is not None:
+            # Sent again: the seat the first one found, wherever it is.
+            for room in list(self.hub.rooms.values()):
+                if room.seat_for_token(chosen) is not None:
+                    await self.join(member, room.code, "player", None, message.id, chosen=chosen)
+                    return
         for room in self.open_to_quick_match():
             if member.room is not room:
-                await self.join(member, room.code, "player", None, message.id)
+                await self.join(member, room.code, "player", None, message.id, chosen=chosen)
                 return
         request = CreateRoom(
             type="create_room",
@@ -203,7 +211,7 @@ class Seating:
             seats=[SeatSpec(kind="person"), SeatSpec(kind="person")],
             options=RoomOptions(auto_start=True),
         )
-        await self.on_create(member, request)
+        await self.on_create(member, request, chosen=chosen)
 
     async def on_leave(self, member: Member, message: LeaveRoom) -> None:
         await self.leave(member, explicit=True, reply_to=message.id)

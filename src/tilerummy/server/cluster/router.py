@@ -113,7 +113,9 @@ class ClusterRouter:
                 await self.hub.receive(member, text)
                 return
             node, code = target
-            if kind == "join_room" and body.get("role", "player") == "player" and not body.get("token"):
+            if kind == "quick_match" or (
+                kind == "join_room" and body.get("role", "player") == "player" and not body.get("token")
+            ):
                 # A join this visit may send again (to the next owner, or after a lost answer) must
                 # not take a second seat: the seat it takes gets a token chosen here.
                 body = {**body, "new_token": body.get("new_token") or secrets.token_urlsafe(24)}
