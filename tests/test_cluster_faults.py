@@ -60,8 +60,9 @@ def test_a_relayed_request_sent_while_redis_is_away_is_answered_once_and_the_pla
             assert drawn["type"] == "game" and drawn["game"]["turn"] == bruno.seat
             heard = len(bruno.received)
             # Bruno draws on his turn, which he never heard of, made against what he last saw.
+            lost = two.relay.undelivered
             await bruno.send({"type": "draw", "id": "late", "seq": seen})
-            await asyncio.sleep(0.5)
+            await until(lambda: two.relay.undelivered > lost, "Bruno's draw to reach nobody")
             assert answers_to(bruno, "late") == []
             server.start()
             await until(server.answers, "Redis to start again")
@@ -76,7 +77,7 @@ def test_a_relayed_request_sent_while_redis_is_away_is_answered_once_and_the_pla
             # He plays on from what he sees now.
             again = await bruno.request({"type": "draw", "seq": snapshot["seq"]})
             assert again["type"] == "game", again
-            await asyncio.sleep(0.2)
+            # A second answer would have come first: a session's messages arrive in order.
             assert len(answers_to(bruno, "late")) == 1
 
     try:
@@ -97,10 +98,10 @@ def test_a_process_that_missed_its_messages_attaches_its_players_again(database:
             listening = two.relay._tasks[1]
             listening.cancel()
             await asyncio.gather(listening, return_exceptions=True)
-            heard = len(bruno.received)
+            heard, lost = len(bruno.received), one.relay.undelivered
             drawn = await ana.request({"type": "draw"})
             assert drawn["type"] == "game"
-            await asyncio.sleep(0.3)
+            await until(lambda: one.relay.undelivered > lost, "the draw's news to reach nobody")
             assert len(bruno.received) == heard, "nothing reaches a process not listening"
             two.relay._tasks[1] = asyncio.ensure_future(two.relay._listen_forever())
             snapshot = await bruno.wait_for(

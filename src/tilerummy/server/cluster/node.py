@@ -332,6 +332,7 @@ class ClusterNode:
             "guests": len(self.guests.guests),
             "frames_sent": self.relay.sent,
             "frames_received": self.relay.received,
+            "frames_undelivered": self.relay.undelivered,
             "adopted": self.adopted,
             "lost": self.lost,
             "redis_up": self.link.up_since is not None,

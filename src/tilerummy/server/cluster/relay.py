@@ -67,6 +67,8 @@ class Relay:
         self.sent = 0
         self.received = 0
         self.batches = 0
+        #: Frames that reached nobody (Redis down, or the process not listening).
+        self.undelivered = 0
 
     def channel(self, node: str) -> str:
         return f"{self.prefix}:node:{node}"
@@ -108,6 +110,7 @@ class Relay:
                     self._undelivered(target, frames)
 
     def _undelivered(self, target: str, frames: list[Frame]) -> None:
+        self.undelivered += len(frames)
         try:
             self.on_undelivered(target, frames)
         except Exception:
