@@ -12,6 +12,7 @@ import contextlib
 import heapq
 import itertools
 import json
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,8 @@ Message = dict[str, Any]
 
 #: A safety net, not a measurement: a message that has not come after this many seconds never will.
 WAIT = 20.0
+#: The same for a wait that other messages keep interrupting (a whole game of bots, say).
+WAIT_IN_ALL = 300.0
 #: The clock's start: a plausible wall-clock time, so deadlines read like real ones.
 EPOCH = 1_000_000.0
 
@@ -212,11 +215,16 @@ class Player:
         return await self.wait_for(lambda reply: reply.get("reply_to") == request_id)
 
     async def wait_for(self, wanted: Callable[[Message], bool]) -> Message:
+        """The first message not yet taken that is wanted; fails after ``WAIT`` seconds without
+        a message, or ``WAIT_IN_ALL`` seconds while unwanted ones keep coming."""
         for index, message in enumerate(self._pending):
             if wanted(message):
                 del self._pending[index]
                 return message
+        give_up = time.monotonic() + WAIT_IN_ALL
         while True:
+            if time.monotonic() > give_up:
+                raise AssertionError(f"{self.name}: no such message in {WAIT_IN_ALL} s; last: {self.received[-3:]}")
             while self._read < len(self.inbox.messages):
                 message = self.inbox.messages[self._read]
                 self._read += 1

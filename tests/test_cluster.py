@@ -16,6 +16,7 @@ from starlette.requests import Request
 
 from tilerummy.server.app import room_info
 from tilerummy.server.cluster import ClusterNode
+from tilerummy.server.cluster import node as node_module
 
 from .clusterkit import (
     ClusterPlayer,
@@ -139,6 +140,35 @@ async def _sees_direct_url(asker: ClusterNode, owner: ClusterNode) -> bool:
     return await asker.directory.direct_url(owner.node) == owner.direct_url
 
 
+def test_a_relayed_join_sent_again_takes_one_seat_and_is_answered_once(database: str) -> None:
+    redis, prefix = redis_url(), new_prefix()
+
+    async def main() -> None:
+        async with running_node(database, redis, prefix) as one, running_node(database, redis, prefix) as two:
+            ana = await ClusterPlayer.connect(one, "Ana")
+            code = (await ana.create([{"kind": "person"}] * 3, public=False))["code"]
+            bruno = await ClusterPlayer.connect(two, "Bruno")
+            await bruno.send({"type": "join_room", "id": 1, "code": code})
+            # The owner's answer to the visit's opening is late (under load, say): the visit
+            # attaches again at once, and its join goes to the owner a second time.
+            visit = two.router.visits[bruno.member]
+            two.relay.post(visit.node, "close", visit.session)
+            two.router._by_session.pop(visit.session)
+            two.router._open(visit, visit.node)
+            room = one.hub.rooms[code]
+            # Both joins are in: the client has the second one's snapshot (the first session's
+            # messages are no longer passed on), and the room told each newcomer's arrival.
+            await until(lambda: any(sent["type"] == "snapshot" for sent in bruno.received), "the snapshot")
+            await until(lambda: room.seq >= 2 and len(one.hub.runtime[code].members) == 2, "both joins")
+            assert [seat.name for seat in room.seats] == ["Ana", "Bruno", None]
+            answers = [sent for sent in bruno.received if sent.get("reply_to") == 1]
+            assert [answer["type"] for answer in answers] == ["joined"] and answers[0]["seat"] == 1
+            # The token the seat was given holds it.
+            assert room.seat_for_token(answers[0]["token"]) is room.seats[1]
+
+    asyncio.run(main())
+
+
 def test_every_process_describes_every_room_as_its_owner_does(database: str) -> None:
     redis, prefix = redis_url(), new_prefix()
 
@@ -214,6 +244,31 @@ def test_a_room_moves_when_its_process_stops_and_its_players_keep_playing(databa
             assert await stored_moves(two, game_id) == before + after
             own_views_only(bruno)
             own_views_only(ana_again)
+
+    asyncio.run(main())
+
+
+def test_a_process_that_stops_is_noticed_and_its_rooms_looked_for_at_once(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The quiet look at every room never comes in this test: only seeing the process gone can
+    # start the takeover.
+    monkeypatch.setattr(node_module, "QUIET_SCAN_SECONDS", 1e9)
+    redis, prefix = redis_url(), new_prefix()
+
+    async def main() -> None:
+        async with running_node(database, redis, prefix) as two:
+            async with running_node(database, redis, prefix) as one:
+                ana, bruno, first = await started_game(one, two, "Ana", "Bruno")
+                code = ana.code
+                assert code is not None
+                await until(lambda: one.link.steady() and two.link.steady(), "Redis to be trusted")
+            # One stopped cleanly: its leases given up, its heartbeat gone.
+            await until(lambda: code in two.hub.rooms, "the room to be taken over")
+            snapshot = await bruno.wait_for(
+                lambda message: message["type"] == "snapshot" and message["game"] is not None
+            )
+            assert snapshot["game"]["moves"] == first["moves"]
 
     asyncio.run(main())
 

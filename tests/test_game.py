@@ -12,6 +12,7 @@ from tilerummy import (
     Tile,
 )
 from tilerummy.scoring import UNMELDED_COULD, UNMELDED_NEVER
+from tilerummy.server.protocol import view_fields
 
 from .helpers import refused, scenario
 
@@ -403,12 +404,12 @@ def test_views_hide_other_racks() -> None:
     assert view.rack_sizes == (14, 14, 14)
     assert view.pool_size == game.pool_size
     assert view.deadline == 120.0
-    data = view.to_dict()
+    data = view_fields(view)
     assert data["rack"] == [str(piece.tile) for piece in game.rack(1)]
     assert "pool" not in data
     spectator = game.spectator_view()
     assert spectator.rack is None
-    assert spectator.to_dict()["rack"] is None
+    assert view_fields(spectator)["rack"] is None
     refused(game, Reason.UNKNOWN_SEAT, game.view, 5)
 
 

@@ -29,6 +29,7 @@ from tilerummy.server import seating
 from tilerummy.server.botpool import BotPool
 from tilerummy.server.hub import Hub, Member
 from tilerummy.server.limits import ServerLimits
+from tilerummy.server.protocol import view_fields
 from tilerummy.server.rooms import ROOM_CODE_ALPHABET
 from tilerummy.server.store import open_store
 
@@ -166,7 +167,7 @@ class HubProtocol(RuleBasedStateMachine):
         room = member.room
         if room is None or room.game is None or member.seat is None:
             return []
-        view = room.game.view(member.seat).to_dict()
+        view = view_fields(room.game.view(member.seat))
         return list(view["rack"] or [])
 
     # --- Valid messages ----------------------------------------------------------
@@ -216,7 +217,7 @@ class HubProtocol(RuleBasedStateMachine):
         cut = data.draw(st.integers(1, 4))
         sets = [chosen[start : start + cut] for start in range(0, len(chosen), cut)]
         room = self.clients[index].member.room
-        table = [] if room is None or room.game is None else room.game.view(None).to_dict()["table"]
+        table = [] if room is None or room.game is None else view_fields(room.game.view(None))["table"]
         self.send(index, {"type": "live_table" if live else "play", "sets": [list(row) for row in table] + sets})
 
     def on_turn(self) -> int:
@@ -284,7 +285,7 @@ class HubProtocol(RuleBasedStateMachine):
                 game for game in shown if game["game_id"] == room.game_id and game["moves"] == len(room.game.actions)
             ]
             if latest:
-                assert latest[-1]["rack"] == room.game.view(member.seat).to_dict()["rack"]
+                assert latest[-1]["rack"] == view_fields(room.game.view(member.seat))["rack"]
 
     @invariant()
     def every_game_replays_from_its_record(self) -> None:
@@ -298,7 +299,7 @@ class HubProtocol(RuleBasedStateMachine):
             replay = GameRecord.from_dict(stored.record()).replay()
             assert replay.ok, replay.error
             assert replay.game.actions == room.game.actions
-            assert replay.game.view(None).to_dict() == room.game.view(None).to_dict()
+            assert view_fields(replay.game.view(None)) == view_fields(room.game.view(None))
 
     @invariant()
     def the_books_agree(self) -> None:

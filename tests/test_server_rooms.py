@@ -5,6 +5,7 @@ and rules no game should have."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -244,5 +245,52 @@ def test_a_join_that_is_refused_leaves_the_member_in_their_room(tmp_path: Path, 
         assert (refused["type"], refused["reply_to"]) == ("error", 2)
         assert refused["reason"] in ("bad_token", "room_full")
         assert carla.room is hub.rooms[mine]
+
+    run_hub(tmp_path, scenario)
+
+
+def test_a_join_sent_again_with_its_new_token_takes_one_seat_wherever_it_arrives(tmp_path: Path) -> None:
+    async def scenario(hub: Hub, clock: ManualClock) -> None:
+        ana = await person(hub, "Ana")
+        created = await say(hub, ana, type="create_room", seats=THREE)
+        chosen = "a-secret-of-bruno-s-own"
+        # The same join over two connections (sent again after a reconnection, or relayed twice).
+        first, second = await person(hub, "Bruno"), await person(hub, "Bruno")
+        joined = await say(hub, first, type="join_room", id=1, code=created["code"], new_token=chosen)
+        again = await say(hub, second, type="join_room", id=1, code=created["code"], new_token=chosen)
+        assert (joined["type"], joined["seat"], joined["token"]) == ("joined", 1, chosen)
+        assert (again["type"], again["seat"], again["token"], again["reply_to"]) == ("joined", 1, chosen, 1)
+        room = hub.rooms[created["code"]]
+        assert [seat.name for seat in room.seats] == ["Ana", "Bruno", None]
+        assert inbox(first).closed == (CLOSE_REPLACED, "replaced") and room.seats[1].connections == 1
+        # The token is the seat's: it takes the seat back as any token does.
+        third = await person(hub, "Bruno")
+        back = await say(hub, third, type="join_room", code=created["code"], token=chosen)
+        assert (back["seat"], back["token"]) == (1, None)
+        # A token too short to be a secret is refused.
+        carla = await person(hub, "Carla")
+        await hub.receive(carla, json.dumps({"type": "join_room", "id": 4, "code": created["code"], "new_token": "x"}))
+        short = inbox(carla).messages[-1]
+        assert (short["type"], short["reason"], short["reply_to"]) == ("error", "bad_message", 4)
+        assert "new_token" in short["detail"] and carla.room is None
+
+    run_hub(tmp_path, scenario)
+
+
+def test_a_quick_match_sent_again_with_its_new_token_finds_the_seat_it_took(tmp_path: Path) -> None:
+    async def scenario(hub: Hub, clock: ManualClock) -> None:
+        chosen = "a-quick-secret-of-ana-s"
+        first, second = await person(hub, "Ana"), await person(hub, "Ana")
+        made = await say(hub, first, type="quick_match", id=1, new_token=chosen)
+        again = await say(hub, second, type="quick_match", id=1, new_token=chosen)
+        assert (made["type"], made["token"], made["host"]) == ("joined", chosen, True)
+        assert (again["type"], again["code"], again["seat"], again["token"]) == ("joined", made["code"], 0, chosen)
+        assert len(hub.rooms) == 1 and [seat.name for seat in hub.rooms[made["code"]].seats] == ["Ana", None]
+        # Someone else's quick match takes the other seat; Ana's sent once more still finds hers.
+        bruno = await person(hub, "Bruno")
+        assert (await say(hub, bruno, type="quick_match", new_token="bruno-s-own-secret-1"))["seat"] == 1
+        third = await person(hub, "Ana")
+        once_more = await say(hub, third, type="quick_match", id=1, new_token=chosen)
+        assert (once_more["code"], once_more["seat"]) == (made["code"], 0) and len(hub.rooms) == 1
 
     run_hub(tmp_path, scenario)

@@ -248,3 +248,41 @@ def test_serve_refuses_a_bad_address_or_limit_in_one_line(
     assert main(["serve", *arguments]) == 2
     error = capsys.readouterr().err
     assert error.startswith("tilerummy serve: ") and message in error and error.count("\n") == 1
+
+
+def test_no_server_module_imports_another_in_a_circle() -> None:
+    """The hub's parts depend on the narrow things they use (protocols), not on the hub: no
+    module of the server imports, even for types only, one that imports it back."""
+    import ast
+
+    root = Path(__file__).parent.parent / "src" / "tilerummy"
+    modules = {
+        ".".join(path.relative_to(root.parent).with_suffix("").parts): path
+        for path in (root / "server").rglob("*.py")
+        if path.name != "__init__.py"
+    }
+    imports: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name.rsplit(".", 1)[0].split(".")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                target = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
+                for found in [target, *(f"{target}.{alias.name}" for alias in node.names)]:
+                    if found in imports and found != name:
+                        imports[name].add(found)
+    state: dict[str, str] = {}
+
+    def circle_from(name: str, path: list[str]) -> list[str] | None:
+        state[name] = "open"
+        for other in sorted(imports[name]):
+            if state.get(other) == "open":
+                return [*path[path.index(other) :], other] if other in path else [name, other]
+            if other not in state and (found := circle_from(other, [*path, other])) is not None:
+                return found
+        state[name] = "done"
+        return None
+
+    for name in sorted(modules):
+        if name not in state:
+            circle = circle_from(name, [name])
+            assert circle is None, " -> ".join(circle)

@@ -19,7 +19,7 @@ import random
 from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from .deal import Deal
 from .errors import IllegalAction, IllegalPlay, NotYourTurn, Reason, RulesError
@@ -96,22 +96,6 @@ class PlayerView:
     @property
     def is_over(self) -> bool:
         return self.result is not None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form of the view."""
-        return {
-            "seat": self.seat,
-            "players": list(self.players),
-            "rack": [str(piece.tile) for piece in self.rack] if self.rack is not None else None,
-            "table": [str(meld).split() for meld in self.table],
-            "rack_sizes": list(self.rack_sizes),
-            "pool_size": self.pool_size,
-            "turn": self.turn,
-            "deadline": self.deadline,
-            "melded": list(self.melded),
-            "moves": len(self.history),
-            "result": self.result.to_dict() if self.result is not None else None,
-        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,17 +7,16 @@ only if the game is where it was when the bot started thinking.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..errors import Reason
-from ..game import Action, Draw, Pass, Play
-from .clock import sleep
+from ..game import Play
+from .botpool import BotPool
+from .clock import Clock, Timers, sleep
 from .members import Member, room_of, seat_of
 from .protocol import Hint, HintRequest
+from .room_core import Act
 from .rooms import Room, RoomError
-
-if TYPE_CHECKING:
-    from .hub import Hub
 
 #: Thinking time a bot gets, at most; never more than its turn has left.
 BOT_BUDGET_SECONDS = 3.0
@@ -25,8 +24,24 @@ BOT_BUDGET_SECONDS = 3.0
 BOT_MARGIN_SECONDS = 0.25
 
 
+class Acting(Protocol):
+    async def act(self, room: Room, command: Act, *, member: Member | None = None) -> bool: ...
+
+
+class BotDesk(Protocol):
+    """What bots at the table need: the bot pool, the time, and the room's actions."""
+
+    bots: BotPool
+    clock: Clock
+    timers: Timers
+    bot_budget: float
+
+    @property
+    def turns(self) -> Acting: ...
+
+
 class BotTurns:
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: BotDesk) -> None:
         self.hub = hub
         self._hinting: set[Member] = set()
 
@@ -53,15 +68,13 @@ class BotTurns:
             at = self.hub.clock()
             if stand_in and not room.seats[seat].stand_in(at, room.options.grace_seconds):
                 return
-            action: Action
+            fallback = Act(seat, "draw" if game.pool_size else "pass", at, stand_in=stand_in)
+            action = fallback
             if isinstance(chosen, Play) and chosen.seat == seat:
-                action = Play(seat, chosen.table, at)
-            else:
-                action = Draw(seat, at) if game.pool_size else Pass(seat, at)
+                action = Act(seat, "play", at, chosen.table, stand_in=stand_in)
             turns = self.hub.turns
-            if not await turns.act(room, action, stand_in=stand_in) and len(game.actions) == moves:
-                fallback = Draw(seat, at) if game.pool_size else Pass(seat, at)
-                await turns.act(room, fallback, stand_in=stand_in)
+            if not await turns.act(room, action) and action is not fallback and len(game.actions) == moves:
+                await turns.act(room, fallback)
 
     async def on_hint(self, member: Member, message: HintRequest) -> None:
         """The solver's best play for the member's own turn, in a room that gives hints."""

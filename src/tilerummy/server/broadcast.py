@@ -7,18 +7,24 @@ a game event with its own seat's view, and nobody else's.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from .clock import Clock
 from .members import Member
 from .protocol import GameEvent, GameEventInfo, RequestId, RoomUpdate, Snapshot
 from .rooms import Room
 
-if TYPE_CHECKING:
-    from .hub import Hub
+
+class Audience(Protocol):
+    """What telling needs: the time, and who is in a room."""
+
+    clock: Clock
+
+    def members(self, room: Room) -> set[Member]: ...
 
 
 class Broadcast:
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Audience) -> None:
         self.hub = hub
 
     def snapshot(self, member: Member, room: Room, reply_to: RequestId | None) -> None:

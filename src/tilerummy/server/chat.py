@@ -3,21 +3,38 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..errors import Reason
 from ..melds import Token
 from ..tiles import Tile
+from .broadcast import Broadcast
+from .clock import Clock
+from .limits import ServerLimits
 from .members import Member, seat_of
 from .protocol import ChatLine, LiveTable, LiveTableUpdate, Mute, SendChat
 from .rooms import Room, RoomError
 
-if TYPE_CHECKING:
-    from .hub import Hub
+
+class HostRights(Protocol):
+    def pass_host_if_gone(self, room: Room) -> bool: ...
+
+    async def save_room(self, room: Room) -> None: ...
+
+
+class ChatDesk(Protocol):
+    """What table talk needs: the time, the chat limits, what a room is told, the host's rights."""
+
+    clock: Clock
+    limits: ServerLimits
+    tell: Broadcast
+
+    @property
+    def seating(self) -> HostRights: ...
 
 
 class Chat:
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: ChatDesk) -> None:
         self.hub = hub
 
     async def on_chat(self, member: Member, room: Room, message: SendChat) -> None:

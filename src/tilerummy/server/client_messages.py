@@ -104,12 +104,26 @@ class JoinRoom(_Request):
     code: str = Field(max_length=ROOM_CODE_CHARS + 4)
     role: Literal["player", "spectator"] = "player"
     token: str | None = Field(default=None, max_length=64, description="the secret of a seat held before")
+    new_token: str | None = Field(
+        default=None,
+        min_length=16,
+        max_length=64,
+        description="a secret of your choosing for the seat this join takes (it is the token joined gives back): "
+        "the same join sent again finds that seat instead of taking a second one",
+    )
 
 
 class QuickMatch(_Request):
     """Join the next open public room with a free seat, or open one for two people."""
 
     type: Literal["quick_match"]
+    new_token: str | None = Field(
+        default=None,
+        min_length=16,
+        max_length=64,
+        description="as in join_room: the seat found gets this token, and the same quick match sent again "
+        "finds that seat instead of another",
+    )
 
 
 class LeaveRoom(_Request):
@@ -130,20 +144,29 @@ class Rematch(_Request):
     type: Literal["rematch"]
 
 
-class PlayTable(_Request):
+class _Action(_Request):
+    seq: int | None = Field(
+        default=None,
+        ge=0,
+        description="the last sequence number you saw: an action made before the game's last change is refused "
+        "as stale, and one sent again with the same id and seq gets its first answer instead of acting twice",
+    )
+
+
+class PlayTable(_Action):
     """End the turn with this table: the whole table as it should be after the turn."""
 
     type: Literal["play"]
     sets: TableSets
 
 
-class DrawTile(_Request):
+class DrawTile(_Action):
     """End the turn by drawing a tile."""
 
     type: Literal["draw"]
 
 
-class PassTurn(_Request):
+class PassTurn(_Action):
     """End the turn without playing (only when the pool is empty)."""
 
     type: Literal["pass"]

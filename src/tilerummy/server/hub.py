@@ -5,11 +5,16 @@ bot pool, the clock) and answers a message by looking its type up in a
 table of handlers. The work is done by its parts, one module each:
 
 - :mod:`.seating`: rooms created, joined and left; games started; the lobby
-- :mod:`.turns`: actions applied, stored and announced; the turn clock
+- :mod:`.turns`: actions decided by the room core, stored, applied and announced; the turn clock
 - :mod:`.bot_turns`: bots' and stand-ins' turns, and hints
 - :mod:`.chat`: chat lines, mutes, the live table
 - :mod:`.broadcast`: snapshots and what everyone in a room is told
 - :mod:`.members`: a connection's member, a room's runtime, refusals
+
+Each part is given the hub as the narrow protocol it declares (what it uses and
+nothing more: ``Table`` for turns, ``Hall`` for seating, ...), so no part imports
+the hub and no server module imports another in a circle. A game's actions and
+its clock are decided by the room core (:mod:`.room_core`), with no I/O.
 
 A refusal is an error message to its sender, never an exception.
 """
@@ -197,6 +202,8 @@ class Hub:
             log.error("room %s: game %s does not replay: %s", room.code, room.game_id, replay.error)
         room.game = replay.game
         room.seq = max(room.seq, stored.last_seq)
+        # Whatever a client saw before the restart is older than the game as replayed.
+        room.game_seq = room.seq
         if room.game.is_over and room.status == "playing":
             room.status = "finished"
 

@@ -61,6 +61,9 @@ class RoomRuntime:
     idle_since: float | None = None
     #: The address of the connection that created the room (not stored: after a restart, none).
     creator_address: str | None = None
+    #: Writes of the room's changes that failed in a row, and when the room's clock and bots try again.
+    failed_writes: int = 0
+    retry_at: float | None = None
 
     def cancel_turn_timers(self) -> None:
         """The turn's timers (not the grace periods, which outlast turns)."""

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter
 
+from ..game import PlayerView
 from .client_messages import (
     CHAT_MAX_CHARS,
     MAX_SEATS,
@@ -107,6 +108,7 @@ __all__ = [
     "json_schema",
     "parse_client_message",
     "request_id_of",
+    "view_fields",
 ]
 
 
@@ -172,6 +174,11 @@ class RoomState(ProtocolModel):
     games: int = Field(description="games played in this room")
     muted: list[str]
     match: MatchState | None = Field(default=None, description="the match, when the rules play several rounds")
+    catching_up: bool = Field(
+        default=False,
+        description="the server could not save the room's last change and is trying again: "
+        "the turn's clock and the bots wait, actions may be refused with server_error",
+    )
 
 
 class FairDeal(ProtocolModel):
@@ -199,6 +206,24 @@ class GameState(ProtocolModel):
     moves: int
     result: dict[str, Any] | None
     fairness: FairDeal | None = Field(default=None, description="the deal's commitment; seed and salt once over")
+
+
+def view_fields(view: PlayerView) -> dict[str, Any]:
+    """A seat's view of the game as the wire carries it: :class:`GameState`'s fields
+    but ``game_id`` and ``fairness``, which the room adds."""
+    return {
+        "seat": view.seat,
+        "players": list(view.players),
+        "rack": [str(piece.tile) for piece in view.rack] if view.rack is not None else None,
+        "table": [str(meld).split() for meld in view.table],
+        "rack_sizes": list(view.rack_sizes),
+        "pool_size": view.pool_size,
+        "turn": view.turn,
+        "deadline": view.deadline,
+        "melded": list(view.melded),
+        "moves": len(view.history),
+        "result": view.result.to_dict() if view.result is not None else None,
+    }
 
 
 class GameEventInfo(ProtocolModel):

@@ -34,6 +34,7 @@ from .protocol import (
     RoomOptions,
     RoomState,
     SeatState,
+    view_fields,
 )
 
 #: No 0/O or 1/I, so a code read aloud or copied by hand is not mistaken.
@@ -51,6 +52,42 @@ ONLINE_RULE_RANGES: dict[str, tuple[float, float]] = {
 }
 
 RoomStatus = Literal["open", "playing", "finished"]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a request was answered: applied at ``seq``, or refused for ``reason``."""
+
+    seq: int | None = None
+    reason: str | None = None
+    detail: str = ""
+
+
+#: A request as the room knows it again: its id and the sequence number it was made against.
+RequestKey = tuple[int | str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTaking:
+    """A person to be seated: the seat, the name (made unique in the room), the token's hash."""
+
+    index: int
+    name: str
+    token_hash: str
+    seated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameStart:
+    """A game a room is to begin: dealt, committed to, named; not yet the room's."""
+
+    game: Game
+    fairness: Fairness
+    game_id: str
+    games_played: int
+    match_scores: list[list[int]]
+    #: The game record's header (``docs/record-format.md``).
+    header: dict[str, Any]
 
 
 class RoomError(TilerummyError):
@@ -143,12 +180,18 @@ class Room:
     match_scores: list[list[int]] = field(default_factory=list)
     seq: int = 0
     muted: set[str] = field(default_factory=set)
+    # Not stored: the sequence number of the game's last change (a request made against an
+    # older one is stale), and each seat's last answers (a request sent again gets its first).
+    game_seq: int = 0
+    answers: dict[int, deque[tuple[RequestKey, Answer]]] = field(default_factory=dict)
     # Not stored with the room: the game's record keeps it (its salt stays secret until the end).
     fairness: Fairness | None = None
     # Not stored.
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
     live: LiveTableUpdate | None = None
     spectators: int = 0
+    #: A change of the room could not be written; the server tries again (its players are told).
+    catching_up: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @classmethod
@@ -191,13 +234,31 @@ class Room:
 
         :raises RoomError: when the game has begun or every seat is taken.
         """
+        return self.seat(self.plan_seat(name, token, now))
+
+    def plan_seat(self, name: str, token: str, now: float = 0.0) -> SeatTaking:
+        """The seat a person would take, and as whom, the room left as it is.
+
+        :raises RoomError: when the game has begun or every seat is taken.
+        """
         self.check_seat_free()
         seat = self.free_seat()
         assert seat is not None
-        seat.name = self.unique_name(name)
-        seat.token_hash = hash_token(token)
-        seat.seated_at = now
+        return SeatTaking(seat.index, self.unique_name(name), hash_token(token), now)
+
+    def seat(self, seating: SeatTaking) -> Seat:
+        """Seat the person as planned (:meth:`plan_seat`)."""
+        seat = self.seats[seating.index]
+        seat.name, seat.token_hash, seat.seated_at = seating.name, seating.token_hash, seating.seated_at
         return seat
+
+    def data_after_seating(self, seating: SeatTaking) -> dict[str, Any]:
+        """The room as stored once the person planned is seated."""
+        data = self.to_data()
+        data["seats"][seating.index].update(
+            name=seating.name, token_hash=seating.token_hash, seated_at=seating.seated_at
+        )
+        return data
 
     def check_seat_free(self) -> None:
         """:raises RoomError: when the game has begun or every seat is taken."""
@@ -251,23 +312,54 @@ class Room:
 
         :raises RoomError: see :meth:`check_can_start`.
         """
+        start = self.plan_start(seed, now, salt)
+        self.begin(start)
+        return start.header
+
+    def plan_start(self, seed: int, now: float, salt: str) -> GameStart:
+        """The game a start would deal, the room left as it is.
+
+        :raises RoomError: see :meth:`check_can_start`.
+        """
         self.check_can_start()
-        self.match_scores = self._next_match_scores()
         names = [seat.name or f"Seat {seat.index + 1}" for seat in self.seats]
-        self.game = Game(self.rules, Deal.from_seed(self.rules, len(names), seed), names, started_at=now)
-        self.fairness = Fairness.commit(seed, salt)
-        self.games_played += 1
-        self.game_id = f"{self.code}-{self.games_played}"
-        self.status = "playing"
-        self.live = None
-        return {
+        fairness = Fairness.commit(seed, salt)
+        header = {
             "format": FORMAT,
             "version": VERSION,
             "rules": self.rules.to_dict(),
             "players": names,
             "seed": seed,
-            "fairness": self.fairness.to_dict(),
+            "fairness": fairness.to_dict(),
             "started_at": now,
+        }
+        return GameStart(
+            game=Game(self.rules, Deal.from_seed(self.rules, len(names), seed), names, started_at=now),
+            fairness=fairness,
+            game_id=f"{self.code}-{self.games_played + 1}",
+            games_played=self.games_played + 1,
+            match_scores=self._next_match_scores(),
+            header=header,
+        )
+
+    def begin(self, start: GameStart) -> None:
+        """Play the game planned (:meth:`plan_start`) in the room."""
+        self.match_scores = start.match_scores
+        self.game = start.game
+        self.fairness = start.fairness
+        self.games_played = start.games_played
+        self.game_id = start.game_id
+        self.status = "playing"
+        self.live = None
+
+    def data_after(self, start: GameStart) -> dict[str, Any]:
+        """The room as stored once the game planned has begun."""
+        return {
+            **self.to_data(),
+            "status": "playing",
+            "game_id": start.game_id,
+            "games_played": start.games_played,
+            "match_scores": start.match_scores,
         }
 
     def _finished_rounds(self) -> list[list[int]]:
@@ -301,7 +393,7 @@ class Room:
         """A seat's view of the game (None: a spectator's), built from the engine's view."""
         if self.game is None or self.game_id is None:
             return None
-        view = self.game.view(seat).to_dict()
+        view = view_fields(self.game.view(seat))
         return GameState(game_id=self.game_id, fairness=self._fair_deal(), **view)
 
     def _fair_deal(self) -> FairDeal | None:
@@ -339,6 +431,7 @@ class Room:
             games=self.games_played,
             muted=sorted(self.muted),
             match=self.match_state(),
+            catching_up=self.catching_up,
         )
 
     def to_data(self) -> dict[str, Any]:

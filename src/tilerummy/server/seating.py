@@ -7,12 +7,15 @@ in it longest; a connection is in one room at a time, and a seat has one connect
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..fairness import new_salt, new_seed
+from .broadcast import Broadcast
+from .clock import Clock
 from .gate import CLOSE_REPLACED, limited_per_address
-from .limits import TokenBucket
+from .limits import ServerLimits, TokenBucket
 from .members import Member, RoomRuntime, joined, refusal
+from .placement import Placement
 from .protocol import (
     CreateRoom,
     GameEventInfo,
@@ -26,18 +29,34 @@ from .protocol import (
     SeatSpec,
     StartGame,
 )
+from .room_core import Began, Begin, Refused, apply, decide
 from .rooms import Room, RoomError, Seat, new_room_code, new_token
 from .store import Change, NewGame, StoreError
-
-if TYPE_CHECKING:
-    from .hub import Hub
+from .turns import Turns
 
 #: Open rooms nobody is in, and finished rooms, leave memory after this long idle.
 IDLE_ROOM_SECONDS = 3600.0
 
 
+class Hall(Protocol):
+    """What seating needs: the rooms and their runtimes, the time and limits, where rooms
+    are placed, the store's writes, what a room is told, and the turns of a game begun."""
+
+    rooms: dict[str, Room]
+    runtime: dict[str, RoomRuntime]
+    clock: Clock
+    limits: ServerLimits
+    placement: Placement
+    tell: Broadcast
+    turns: Turns
+
+    async def write(self, change: Change, *, room: str) -> None: ...
+
+    def members(self, room: Room) -> set[Member]: ...
+
+
 class Seating:
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hall) -> None:
         self.hub = hub
 
     def active_rooms(self) -> int:
@@ -52,7 +71,8 @@ class Seating:
             if runtime.creator_address == address and hub.rooms[code].status != "finished"
         )
 
-    async def on_create(self, member: Member, message: CreateRoom) -> None:
+    async def on_create(self, member: Member, message: CreateRoom, *, chosen: str | None = None) -> None:
+        """A new room, its creator the host (``chosen``: the host's token, from a quick match)."""
         assert member.name is not None
         hub = self.hub
         if self.active_rooms() >= hub.limits.max_rooms:
@@ -61,7 +81,7 @@ class Seating:
             detail = f"at most {hub.limits.max_rooms_per_address} rooms open or playing from one address"
             raise RoomError("too_many_rooms", detail)
         now = hub.clock()
-        token = new_token()
+        token = chosen or new_token()
         room = Room.create(await self._new_code(), message, token, member.name, now)
         # Told, not silent: a connection is in one room at a time.
         await self.leave(member, explicit=True, reply_to=None, quiet=member.room is None)
@@ -89,9 +109,20 @@ class Seating:
                 return code
 
     async def on_join(self, member: Member, message: JoinRoom) -> None:
-        await self.join(member, message.code, message.role, message.token, message.id)
+        await self.join(member, message.code, message.role, message.token, message.id, chosen=message.new_token)
 
-    async def join(self, member: Member, code: str, role: str, token: str | None, reply_to: RequestId | None) -> None:
+    async def join(
+        self,
+        member: Member,
+        code: str,
+        role: str,
+        token: str | None,
+        reply_to: RequestId | None,
+        *,
+        chosen: str | None = None,
+    ) -> None:
+        """Seat or show the member in a room; ``chosen``: the token the seat taken is to have
+        (a join sent again with it finds the seat it took)."""
         assert member.name is not None
         code = code.strip().upper()
         # A room this process is taking over from a stopped one is there once its game is replayed.
@@ -99,6 +130,9 @@ class Seating:
         room = self.hub.rooms.get(code)
         if room is None:
             raise RoomError("no_such_room", f"no room has the code {code!r}")
+        given = token
+        if self._again(room, token, role, chosen):
+            token = chosen
         if member.room is room:
             raise RoomError("already_in_room", "you are already in this room")
         if member.room is not None:
@@ -111,6 +145,9 @@ class Seating:
             # Told, not silent: a connection is in one room at a time.
             await self.leave(member, explicit=True, reply_to=None)
         async with room.lock:
+            # Looked at again under the lock: the join sent again may have been waiting for it.
+            again = self._again(room, given, role, chosen)
+            token = chosen if again else given
             seat: Seat | None = None
             host = False
             given_token = token
@@ -119,17 +156,17 @@ class Seating:
                 host = room.is_host_token(token)
                 if seat is None and not host:
                     raise RoomError("bad_token", "this token holds no seat in this room")
-                given_token = None
+                given_token = chosen if again else None
                 if seat is not None:
                     self._replace(room, seat)
             elif role == "player":
-                given_token = new_token()
-                seat = room.take_seat(member.name, given_token, self.hub.clock())
-                try:
-                    await self.save_room(room)
-                except StoreError:
-                    room.free(seat)
-                    raise
+                given_token = chosen or new_token()
+                now = self.hub.clock()
+                # Stored first, then seated: a write that fails leaves the seat free.
+                taking = room.plan_seat(member.name, given_token, now)
+                data = room.data_after_seating(taking)
+                await self.hub.write(Change(room=(room.code, room.status, data, now)), room=room.code)
+                seat = room.seat(taking)
             self._enter(member, room, seat, host=host)
             if room.status != "playing" and self.pass_host_if_gone(room):
                 await self.save_room(room)
@@ -138,6 +175,12 @@ class Seating:
             self.hub.tell.room(room, but=member)
             self.hub.tell.snapshot(member, room, None)
             await self._maybe_auto_start(room)
+
+    @staticmethod
+    def _again(room: Room, token: str | None, role: str, chosen: str | None) -> bool:
+        """Whether a join is one sent again (to two processes, or after its answer was lost):
+        the token it chose holds a seat already, which is the one it takes."""
+        return token is None and role == "player" and chosen is not None and room.seat_for_token(chosen) is not None
 
     def open_to_quick_match(self) -> list[Room]:
         """The rooms quick match sends newcomers to, oldest first: public, open, with a free seat,
@@ -151,9 +194,16 @@ class Seating:
 
     async def on_quick_match(self, member: Member, message: QuickMatch) -> None:
         """A seat in the oldest public room that has one, or a new room for two that starts once full."""
+        chosen = message.new_token
+        if chosen is not None:
+            # Sent again: the seat the first one found, wherever it is.
+            for room in list(self.hub.rooms.values()):
+                if room.seat_for_token(chosen) is not None:
+                    await self.join(member, room.code, "player", None, message.id, chosen=chosen)
+                    return
         for room in self.open_to_quick_match():
             if member.room is not room:
-                await self.join(member, room.code, "player", None, message.id)
+                await self.join(member, room.code, "player", None, message.id, chosen=chosen)
                 return
         request = CreateRoom(
             type="create_room",
@@ -161,7 +211,7 @@ class Seating:
             seats=[SeatSpec(kind="person"), SeatSpec(kind="person")],
             options=RoomOptions(auto_start=True),
         )
-        await self.on_create(member, request)
+        await self.on_create(member, request, chosen=chosen)
 
     async def on_leave(self, member: Member, message: LeaveRoom) -> None:
         await self.leave(member, explicit=True, reply_to=message.id)
@@ -270,25 +320,21 @@ class Seating:
             await self._start_game(room, None, None)
 
     async def _start_game(self, room: Room, reply_to: RequestId | None, starter: Member | None) -> None:
+        """Decided by the room core, stored, then begun and announced (nothing to undo if the write fails)."""
         hub = self.hub
-        room.check_can_start()
-        previous = (room.game, room.game_id, room.games_played, room.status, room.fairness, room.match_scores)
         now = hub.clock()
-        header = room.start_game(new_seed(), now, new_salt())
-        assert room.game_id is not None
-        try:
-            await hub.write(
-                Change(
-                    room=(room.code, room.status, room.to_data(), now),
-                    new_game=NewGame(room.game_id, room.code, header, now),
-                ),
-                room=room.code,
-            )
-        except StoreError:
-            room.game, room.game_id, room.games_played, room.status, room.fairness, room.match_scores = previous
-            raise
+        [event] = decide(room, Begin(new_seed(), new_salt(), now, reply_to))
+        if isinstance(event, Refused):
+            raise RoomError(event.reason, event.detail)
+        assert isinstance(event, Began)
+        start = event.start
+        new_game = NewGame(start.game_id, room.code, start.header, now)
+        change = Change(room=(room.code, "playing", room.data_after(start), now), new_game=new_game)
+        await hub.write(change, room=room.code)
+        apply(room, event)
         hub.tell.room(room)
         room.seq += 1
+        room.game_seq = room.seq
         hub.tell.game(room, GameEventInfo(kind="start", seat=None), reply_to=reply_to, replier=starter)
         hub.turns.schedule(room)
 

@@ -1,130 +1,169 @@
-"""Turns and the clock: an action applied, stored and announced; deadlines, timeouts and stand-ins.
+"""Turns and the clock, the shell around the room core (:mod:`.room_core`): a command
+decided, its events stored, then applied and announced; deadlines, timeouts and stand-ins.
 
 Everything that changes a game happens under its room's lock and in this
-order: the engine checks and applies it, the store writes it (off the event
-loop, so other rooms play on meanwhile), then everyone
-in the room is told. A refused action changes nothing and only its sender
-hears of it; an action the store could not write is taken back
-(:meth:`~tilerummy.game.Game.pop`) and its sender hears that too.
+order: the core decides what the command leads to (the room unchanged), the
+store writes it (off the event loop, so other rooms play on meanwhile), then
+the event is applied and everyone in the room is told. A refused action
+changes nothing and only its sender hears of it; an action the store could
+not write was never applied, and its sender hears that it was not.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine
+from typing import Any, Protocol
 
-from ..errors import IllegalAction, Reason
-from ..game import Action, Draw, Pass, Play, Timeout
-from ..records import action_to_dict
-from .members import Member, refusal, seat_of
-from .protocol import DrawTile, GameEventInfo, PassTurn, PlayTable, RequestId
+from ..errors import Reason
+from .broadcast import Broadcast
+from .clock import Clock, Timers
+from .members import Member, RoomRuntime, refusal
+from .protocol import DrawTile, GameEventInfo, PassTurn, PlayTable
+from .room_core import Act, Applied, ClockReached, Refused, Repeated, apply, decide
 from .rooms import Room, Seat
-from .store import Change, FinishedGame, NewAction, StoreError
-
-if TYPE_CHECKING:
-    from .hub import Hub
+from .store import Change, FinishedGame, NewAction, RoomHeldElsewhere, StoreError
 
 log = logging.getLogger("tilerummy.server")
 
 #: An away player's seat reads as stood in this long after the grace period ends.
 STAND_IN_ANNOUNCE_DELAY = 0.05
+#: After a failed write the room's clock and bots wait this long, twice as long after each
+#: further failure in a row, at most the longest: the database is not hammered while it is away.
+RETRY_FIRST_SECONDS = 0.5
+RETRY_LONGEST_SECONDS = 16.0
+
+
+def retry_delay(failures: int) -> float:
+    """How long the room waits after ``failures`` failed writes in a row (1 or more)."""
+    return min(RETRY_LONGEST_SECONDS, RETRY_FIRST_SECONDS * 2.0 ** min(failures - 1, 16))
+
+
+class BotPlayer(Protocol):
+    async def play(self, room: Room, moves: int, level: str, *, stand_in: bool) -> None: ...
+
+
+class Table(Protocol):
+    """What turns need: the time and timers, each room's runtime, the store's writes,
+    what a room is told, and the bots."""
+
+    clock: Clock
+    timers: Timers
+    runtime: dict[str, RoomRuntime]
+    tell: Broadcast
+
+    async def write(self, change: Change, *, room: str) -> None: ...
+
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None: ...
+
+    @property
+    def bot_turns(self) -> BotPlayer: ...
 
 
 class Turns:
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Table) -> None:
         self.hub = hub
 
     async def on_action(self, member: Member, room: Room, message: PlayTable | DrawTile | PassTurn) -> None:
         """A player's play, draw or pass, at the time it arrives."""
-        seat = seat_of(member, room)
         at = self.hub.clock()
-        action: Action
-        if isinstance(message, PlayTable):
-            action = Play(seat, _table_text(message.sets), at)
-        elif isinstance(message, DrawTile):
-            action = Draw(seat, at)
-        else:
-            action = Pass(seat, at)
-        await self.act(room, action, member=member, reply_to=message.id)
+        table = _table_text(message.sets) if isinstance(message, PlayTable) else ""
+        command = Act(member.seat, message.type, at, table, request=message.id, seq=message.seq)
+        await self.act(room, command, member=member)
 
-    async def act(
-        self,
-        room: Room,
-        action: Action,
-        *,
-        member: Member | None = None,
-        reply_to: RequestId | None = None,
-        stand_in: bool = False,
-    ) -> bool:
-        """Apply, store and announce one action; the caller holds the room's lock."""
-        game = room.game
-        assert game is not None
-        before_rack = len(game.rack(action.seat))
-        try:
-            change = self._apply(room, action)
-        except IllegalAction as error:
-            if member is not None:
-                member.send(refusal(error.reason, error.detail, reply_to))
-            if error.reason is Reason.TIME_UP:
-                await self.apply_due_timeouts(room)
-            return False
-        try:
-            await self.hub.write(change, room=room.code)
-        except StoreError:
-            log.exception("room %s: an action could not be stored; it is undone", room.code)
-            game.pop()
-            room.status = "playing"
-            room.seq -= 1
-            if member is not None:
-                member.send(refusal("server_error", "the server could not save this: try again", reply_to))
-            self.schedule(room)
-            return False
-        applied = game.actions[-1]
-        after_rack = len(game.rack(action.seat))
-        info = GameEventInfo(
-            kind=applied.kind,
-            seat=applied.seat,
-            placed=max(0, before_rack - after_rack),
-            drawn=max(0, after_rack - before_rack),
-            stand_in=stand_in,
-        )
-        room.live = None
-        self.hub.tell.game(room, info, reply_to=reply_to, replier=member)
-        if game.is_over:
+    async def act(self, room: Room, command: Act | ClockReached, *, member: Member | None = None) -> bool:
+        """Decide, store, apply and announce one command; the caller holds the room's lock.
+        Whether an action was applied."""
+        applied = False
+        for event in decide(room, command):
+            if isinstance(event, Repeated):
+                if member is not None:
+                    self._answer_again(member, room, event)
+                return False
+            if isinstance(event, Refused):
+                apply(room, event)
+                if member is not None:
+                    member.send(refusal(event.reason, event.detail, event.request))
+                if event.reason == Reason.TIME_UP.value:
+                    await self.apply_due_timeouts(room)
+                return False
+            assert isinstance(event, Applied), "an action or the clock begins no game"
+            try:
+                await self.hub.write(self._change(room, event), room=room.code)
+            except StoreError as error:
+                log.exception("room %s: an action could not be stored; it was not applied", room.code)
+                if member is not None:
+                    member.send(refusal("server_error", "the server could not save this: try again", event.request))
+                if not isinstance(error, RoomHeldElsewhere):
+                    self._fell_behind(room)
+                return False
+            apply(room, event)
+            caught_up = self._writes_again(room)
+            self._announce(room, event, member)
+            if caught_up:
+                room.catching_up = False
+                self.hub.tell.room(room)
+            applied = True
+        return applied
+
+    def _fell_behind(self, room: Room) -> None:
+        """A write failed: the room's clock and bots try again after a back-off that doubles with
+        each failure in a row, and the room hears that the server is catching up."""
+        runtime = self.hub.runtime.get(room.code)
+        if runtime is None:
+            return
+        runtime.failed_writes += 1
+        runtime.retry_at = self.hub.clock() + retry_delay(runtime.failed_writes)
+        if not room.catching_up:
+            room.catching_up = True
             self.hub.tell.room(room)
         self.schedule(room)
-        return True
 
-    def _apply(self, room: Room, action: Action) -> Change:
-        """Under the room's lock: apply the action, and say what is to be written.
+    def _writes_again(self, room: Room) -> bool:
+        """A write succeeded: the back-off is over. Whether the room was catching up
+        (it hears that it no longer is once the change is announced)."""
+        runtime = self.hub.runtime.get(room.code)
+        if runtime is not None:
+            runtime.failed_writes, runtime.retry_at = 0, None
+        return room.catching_up
 
-        :raises IllegalAction: the action is refused; nothing changed.
-        """
-        game = room.game
-        assert game is not None
-        # The server takes back only an action whose write failed: the last one.
-        game.limit_undo(1)
-        game.apply(action)
-        room.seq += 1
-        finished = None
+    def _change(self, room: Room, event: Applied) -> Change:
+        """What storing the event writes: the action, and the room and its result when the action ends the game."""
+        game_id = room.game_id or ""
+        action = NewAction(game_id, event.index, event.seq, event.record())
+        if event.result is None:
+            return Change(actions=[action])
         now = self.hub.clock()
-        if game.is_over:
-            assert game.result is not None
-            room.status = "finished"
-            finished = FinishedGame(room.game_id or "", game.result.to_dict(), now)
-        return Change(
-            room=(room.code, room.status, room.to_data(), now) if finished else None,
-            actions=[NewAction(room.game_id or "", len(game.actions) - 1, room.seq, action_to_dict(game.actions[-1]))],
-            finished=finished,
+        data = {**room.to_data(), "status": "finished", "seq": event.seq}
+        finished = FinishedGame(game_id, event.result, now)
+        return Change(room=(room.code, "finished", data, now), actions=[action], finished=finished)
+
+    def _announce(self, room: Room, event: Applied, member: Member | None) -> None:
+        info = GameEventInfo(
+            kind=event.action.kind,
+            seat=event.seat,
+            placed=event.placed,
+            drawn=event.drawn,
+            stand_in=event.stand_in,
         )
+        self.hub.tell.game(room, info, reply_to=event.request, replier=member)
+        if room.game is not None and room.game.is_over:
+            self.hub.tell.room(room)
+        self.schedule(room)
+
+    def _answer_again(self, member: Member, room: Room, event: Repeated) -> None:
+        """A request sent again: its refusal again, or, when it was applied, a snapshot (at or after its seq)."""
+        first = event.first
+        if first.reason is not None:
+            member.send(refusal(first.reason, first.detail, event.request))
+        else:
+            self.hub.tell.snapshot(member, room, event.request)
 
     async def apply_due_timeouts(self, room: Room) -> None:
         """Every turn whose deadline passed ends in a timeout, at its deadline."""
-        game = room.game
-        while game is not None and not game.is_over and game.deadline is not None and game.deadline <= self.hub.clock():
-            if not await self.act(room, Timeout(game.turn, game.deadline)):
-                break
+        while await self.act(room, ClockReached(self.hub.clock())):
+            pass
 
     def schedule(self, room: Room) -> None:
         """Set the turn's timers: its deadline, and a bot if one is to play it."""
@@ -136,6 +175,12 @@ class Turns:
         timers = self.hub.timers
         now = self.hub.clock()
         moves = len(game.actions)
+        if runtime.retry_at is not None and runtime.retry_at > now:
+            # A write failed: nothing is tried again before the back-off is over.
+            runtime.timers.append(
+                timers.call_later(runtime.retry_at - now, lambda: self.hub.spawn(self._grace_over(room, moves)))
+            )
+            return
         deadline = game.deadline
         if deadline is not None:
             runtime.timers.append(

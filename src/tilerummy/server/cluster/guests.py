@@ -59,6 +59,9 @@ class Guests:
         self.hub = hub
         self.relay = relay
         self.guests: dict[str, Guest] = {}
+        #: Sessions whose messages did not all reach their origin (Redis was down, or the
+        #: origin was not listening): told to attach again, which brings a new snapshot.
+        self.lost: set[str] = set()
 
     def on_frame(self, kind: str, session: str, payload: Any) -> None:
         if kind == "open":
@@ -98,6 +101,19 @@ class Guests:
         for session, guest in list(self.guests.items()):
             if guest.origin in origins:
                 self.end(session)
+
+    def undelivered(self, session: str) -> None:
+        if session in self.guests:
+            self.lost.add(session)
+
+    def tell_lost(self) -> None:
+        """Each session that missed messages attaches again (its origin hears ``unknown``, as for
+        a session this process never had): the player gets the room's snapshot, and the
+        requests not answered yet are sent again. A ``unknown`` that is lost too is sent again."""
+        lost, self.lost = self.lost, set()
+        for session in lost:
+            if session in self.guests:
+                self.relay.post(origin_of(session), "unknown", session)
 
     def origins(self) -> set[str]:
         return {guest.origin for guest in self.guests.values()}

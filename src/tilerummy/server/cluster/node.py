@@ -28,7 +28,7 @@ from .directory import BEAT_SECONDS, Directory
 from .guests import Guests
 from .leases import RENEW_SECONDS, Leases
 from .link import LEASE_SECONDS, Link, RedisDown, redis_client
-from .relay import Frame, Relay
+from .relay import Frame, Relay, stop_loops
 from .router import ClusterRouter
 
 if TYPE_CHECKING:
@@ -52,6 +52,9 @@ FOLLOW_SECONDS = 0.5
 #: The prefix of every Redis key and channel of the cluster.
 DEFAULT_PREFIX = "tilerummy"
 _FOR_GUESTS = {"open", "text", "close"}
+#: What a visit sends its owner, and what the owner's guests send back.
+_FROM_VISITS = _FOR_GUESTS
+_FROM_GUESTS = {"opened", "out", "shut", "unknown"}
 
 
 class RoomUnanswered(Exception):
@@ -73,7 +76,7 @@ class ClusterNode:
         self.holder: str | None = self.node
         self.link = Link(redis_client(url))
         self.leases = Leases(self.link, prefix, self.node)
-        self.relay = Relay(self.link, url, prefix, self.node, self._on_frame)
+        self.relay = Relay(self.link, url, prefix, self.node, self._on_frame, self._on_undelivered)
         self._hub: Hub | None = None
         self._guests: Guests | None = None
         self._router: ClusterRouter | None = None
@@ -92,6 +95,7 @@ class ClusterNode:
         self.lost = 0
         #: Descriptions of other processes' rooms asked for and not answered yet, by question.
         self._asked: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
+        self._closing = False
 
     @property
     def hub(self) -> Hub:
@@ -200,11 +204,8 @@ class ClusterNode:
 
     async def close(self) -> None:
         """Leave the cluster: the rooms' leases are given up, so the others take them at once."""
-        for task in self._loops:
-            task.cancel()
-        for task in self._loops:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        self._closing = True
+        await stop_loops(self._loops)
         if self._router is not None:
             self.router.closing()
         await asyncio.sleep(0)
@@ -219,8 +220,12 @@ class ClusterNode:
         await self.link.redis.aclose()
 
     async def _every(self, seconds: float, work: Callable[[], Awaitable[None]]) -> None:
-        while True:
+        # Not `while True`: a cancellation that meets a call to Redis in flight may be swallowed
+        # by the Redis client (the call returns as if nothing happened), and the loop would go on.
+        while not self._closing:
             await asyncio.sleep(seconds)
+            if self._closing:
+                return
             try:
                 await work()
             except RedisDown:
@@ -240,6 +245,8 @@ class ClusterNode:
 
     async def _beat(self) -> None:
         await self.directory.beat()
+        # Redis answers: the sessions that missed messages meanwhile attach again.
+        self.guests.tell_lost()
         dead = await self.directory.dead(self.guests.origins())
         if dead:
             log.warning("servers stopped: %s; their connections leave their rooms", ", ".join(sorted(dead)))
@@ -295,6 +302,15 @@ class ClusterNode:
         self.adopted += 1
         log.warning("room %s: taken over from a server that stopped", code)
 
+    def _on_undelivered(self, target: str, frames: list[Frame]) -> None:
+        """Frames that did not reach ``target``: the visits' and the guests' sides each make
+        their sessions attach again once Redis answers."""
+        for kind, session, _ in frames:
+            if kind in _FROM_GUESTS:
+                self.guests.undelivered(session)
+            elif kind in _FROM_VISITS and self._router is not None:
+                self.router.undelivered(target, kind, session)
+
     def _on_frame(self, frame: Frame) -> None:
         kind, session, payload = frame
         if kind == "describe":
@@ -316,6 +332,7 @@ class ClusterNode:
             "guests": len(self.guests.guests),
             "frames_sent": self.relay.sent,
             "frames_received": self.relay.received,
+            "frames_undelivered": self.relay.undelivered,
             "adopted": self.adopted,
             "lost": self.lost,
             "redis_up": self.link.up_since is not None,

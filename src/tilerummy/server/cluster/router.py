@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +56,8 @@ GIVE_UP_SECONDS = 30.0
 _CHOOSING = {"create_room", "join_room", "quick_match"}
 #: The most unanswered requests a visit keeps (a client waits for its answers; more is abuse).
 MOST_UNANSWERED = 64
+#: How often a close that did not arrive is sent again (its owner may have stopped for good).
+MOST_CLOSE_TRIES = 20
 
 
 @dataclass(eq=False)
@@ -76,6 +80,9 @@ class Visit:
     #: Where the client may reach the owner by itself, and the owner the client was last told of.
     direct_url: str | None = None
     told: str = ""
+    #: The ids of the last requests answered (as JSON): a request sent to two owners, or twice to
+    #: one, is answered once; a second answer is not passed on.
+    answered: deque[str] = field(default_factory=lambda: deque(maxlen=MOST_UNANSWERED))
 
 
 class ClusterRouter:
@@ -89,6 +96,9 @@ class ClusterRouter:
         self._by_session: dict[str, Visit] = {}
         self._sessions = 0
         self._recoveries = relay.link.recoveries
+        #: Closes that did not reach the owner, to send again: the owner and how often tried.
+        self._lost_closes: dict[str, tuple[str, int]] = {}
+        self._closes_sent: dict[str, tuple[str, int]] = {}
 
     # --- What connections call --------------------------------------------------
 
@@ -103,6 +113,13 @@ class ClusterRouter:
                 await self.hub.receive(member, text)
                 return
             node, code = target
+            if kind == "quick_match" or (
+                kind == "join_room" and body.get("role", "player") == "player" and not body.get("token")
+            ):
+                # A join this visit may send again (to the next owner, or after a lost answer) must
+                # not take a second seat: the seat it takes gets a token chosen here.
+                body = {**body, "new_token": body.get("new_token") or secrets.token_urlsafe(24)}
+                text = json.dumps(body)
             if visit is not None and visit.node == node and node:
                 self._forward(visit, text, body)
                 return
@@ -194,6 +211,21 @@ class ClusterRouter:
         if visit.node:
             self.relay.post(visit.node, "close", visit.session)
 
+    def undelivered(self, node: str, kind: str, session: str) -> None:
+        """A frame of a visit did not reach its owner (Redis was down, or the owner was not
+        listening): its requests stay unanswered and the visit attaches again at the next look
+        (a new opening, the join with the seat's token, then every request not yet answered),
+        so each request is answered once and the client gets a snapshot of the room as it is."""
+        if kind == "close":
+            # The owner would keep a member whose connection is gone: told again at the next look.
+            tries = self._closes_sent.pop(session, (node, 0))[1]
+            if tries < MOST_CLOSE_TRIES:
+                self._lost_closes[session] = (node, tries + 1)
+            return
+        visit = self._by_session.get(session)
+        if visit is not None:
+            visit.opened, visit.sent_at = False, float("-inf")
+
     def on_frame(self, kind: str, session: str, payload: Any) -> None:
         visit = self._by_session.get(session)
         if visit is None:
@@ -213,8 +245,13 @@ class ClusterRouter:
     def _pass_on(self, visit: Visit, text: str) -> None:
         if _OWN_ANSWER in text:
             return
-        if visit.unanswered and text.startswith(_REPLY):
-            visit.unanswered.pop(text[len(_REPLY) : text.find(",", len(_REPLY))], None)
+        if text.startswith(_REPLY):
+            answers = text[len(_REPLY) : text.find(",", len(_REPLY))]
+            if answers != "null":
+                if answers in visit.answered:
+                    return
+                visit.answered.append(answers)
+                visit.unanswered.pop(answers, None)
         # A reply names its request first: the type follows within the first few dozen characters.
         head = text[:48]
         if '"type":"joined"' in head:
@@ -248,6 +285,10 @@ class ClusterRouter:
         recoveries = self.relay.link.recoveries
         codes = sorted({visit.code for visit in self.visits.values() if visit.code is not None})
         owners = await self.leases.owners(codes)
+        # Sent again: forgotten unless it does not arrive again (then undelivered() counts a try).
+        self._closes_sent, self._lost_closes = self._lost_closes, {}
+        for session, (node, _) in self._closes_sent.items():
+            self.relay.post(node, "close", session)
         # Counted as seen only once Redis answered: a look that fails sees the recovery next time.
         recovered, self._recoveries = recoveries != self._recoveries, recoveries
         now = self.hub.clock()

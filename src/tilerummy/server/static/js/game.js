@@ -283,7 +283,8 @@ export class GameScreen {
     }
     this.render();
     try {
-      const reply = await this.api.request(message);
+      // An action names the state it was made against: a stale one is refused, one sent again is not applied twice.
+      const reply = await this.api.request(message.type === "hint" ? message : { ...message, seq: this.state.seq });
       if (reply.type === "error") this.api.showError(reply);
       return reply;
     } finally {
