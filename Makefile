@@ -56,8 +56,5 @@ unit: $(STAMP) browser
 
 test: lint typecheck unit
 
-# Earlier versions could compile the solver next to its sources: such
-# modules would be imported instead of the sources, so they go too.
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis
-	rm -f src/tilerummy/solver/*.so src/tilerummy/solver/*.pyd src/tilerummy/solver/_compiled.json

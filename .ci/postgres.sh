@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Start a local PostgreSQL for the server's tests and print its URL; print nothing
-# (and let those tests skip) when it cannot be had. Best effort: never fails the run.
+# when it cannot be had (.ci/run then stops; make cluster says what to set). Exits 0 either way.
 set -uo pipefail
 
 user=tilerummy

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Start a Redis for the cluster's tests on a free loopback port and print its URL; print
-# nothing (and let those tests skip) when it cannot be had. Best effort: never fails the run.
+# nothing when it cannot be had (.ci/run then stops). Exits 0 either way.
 # The server runs in the background until the machine stops it (it keeps nothing on disk).
 set -uo pipefail
 

@@ -1,10 +1,14 @@
 """Leave out the peer adapter when the peer solver is not installed (its tests skip);
 load the hypothesis profile ``HYPOTHESIS_PROFILE`` names (``quick`` by default, see ``effort.py``);
-run the groups of tests that share a worker first, and keep each group in one worker."""
+run the groups of tests that share a worker first, and keep each group in one worker; and where
+``TILERUMMY_TEST_SERVICES=required`` (as ``.ci/run`` sets it), fail a test that would skip for want
+of PostgreSQL or Redis instead of skipping it."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
+from collections.abc import Generator
 
 import pytest
 from hypothesis import settings
@@ -45,3 +49,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         group = _group(item)
         if group is not None and not item.nodeid.endswith(f"@{group}"):
             item._id = type(item._id).parse(f"{item.nodeid}@{group}")
+
+
+# The skip reasons of tests/postgres.py and tests/clusterkit.py when a service is missing.
+SERVICE_SKIPS = ("no PostgreSQL server", "PostgreSQL is not reachable", "no Redis server", "Redis is not reachable")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A skip for a missing service is a failure where the services are required."""
+    report = yield
+    if report.skipped and os.environ.get("TILERUMMY_TEST_SERVICES") == "required":
+        reason = str(report.longrepr[2]) if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        if any(skip in reason for skip in SERVICE_SKIPS):
+            report.outcome = "failed"
+            report.longrepr = f"required service missing: {reason}"
+    return report

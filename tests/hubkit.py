@@ -16,13 +16,13 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tilerummy.server.botpool import BotPool
 from tilerummy.server.clock import Timer
 from tilerummy.server.hub import Hub, Member
 from tilerummy.server.protocol import PROTOCOL_VERSION, parse_client_message
-from tilerummy.server.store import Change, Store, StoredGame, open_store
+from tilerummy.server.store import Change, Statement, Store, StoredGame, open_store
 
 Message = dict[str, Any]
 
@@ -286,6 +286,9 @@ def on_hub(tmp_path: Path, scenario: Callable[[Hub, ManualClock], Awaitable[None
     asyncio.run(main())
 
 
+T = TypeVar("T")
+
+
 class StoreWrapper:
     """A store that passes everything on to another: a test's store changes what it needs."""
 
@@ -318,6 +321,9 @@ class StoreWrapper:
 
     def games(self, room: str) -> list[StoredGame]:
         return self.inner.games(room)
+
+    def transact(self, work: Callable[[Statement], T]) -> T:
+        return self.inner.transact(work)
 
     def close(self) -> None:
         self.inner.close()

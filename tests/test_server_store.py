@@ -98,7 +98,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Databas
 
 def test_a_new_database_records_the_current_version(database: Database) -> None:
     store = open_store(database.where)
-    assert store.stored_version() == SCHEMA_VERSION == 2
+    assert store.stored_version() == SCHEMA_VERSION == 3
     store.close()
     assert database.sql("SELECT version FROM schema_version", ()) == [(SCHEMA_VERSION,)]
 

@@ -1,16 +1,10 @@
 from __future__ import annotations
 
-import importlib.machinery
 import json
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from tilerummy import Rules, Table, TilerummyError, parse_tiles, solve, solver
+from tilerummy import Rules, Table, TilerummyError, parse_tiles, solve
 from tilerummy.cli import main
 
 
@@ -179,20 +173,3 @@ def test_two_jokers_and_two_copies_are_never_four_tiles_of_one_colour_in_groups(
         found = solve("R1 R4 R8 B6 R13", table, fewest_changes=fewest_changes)
         assert found is not None
         assert sorted(map(str, found.placed)) == ["R1", "R13", "R4"]
-
-
-def test_compiled_modules_left_by_an_earlier_version_are_refused(tmp_path: Path) -> None:
-    package = Path(solver.__file__).parent
-    copy = tmp_path / "tilerummy"
-    shutil.copytree(package.parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    (copy / "solver" / f"_solve{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"")
-    done = subprocess.run(
-        [sys.executable, "-c", "import tilerummy.solver"],
-        env={**os.environ, "PYTHONPATH": str(tmp_path)},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode != 0
-    assert "compiled solver modules from an earlier version" in done.stderr
-    assert f"_solve{importlib.machinery.EXTENSION_SUFFIXES[0]}" in done.stderr

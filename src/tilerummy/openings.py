@@ -7,23 +7,22 @@ to read jokers (``R10 J J`` as a run worth 33 or a group worth 30).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 
 from .melds import Meld
 from .rules import Rules
-from .solver._search import FACE_COUNT, counts_of, make_candidates, search
+from .solver import rack_melds, rack_sets
 from .tiles import Tile
 
 
 def candidate_melds(rack: Iterable[Tile], *, wrap: bool = False) -> list[Meld]:
     """Every distinct set the rack's tiles can form on their own."""
-    return [candidate.meld for candidate in make_candidates(counts_of(Counter(rack)), wrap=wrap)]
+    return rack_sets(rack, wrap=wrap)
 
 
 def best_opening(rack: Iterable[Tile], rules: Rules) -> list[Meld] | None:
     """The initial meld of highest value the rack holds, or None if none reaches the threshold."""
-    melds, value = _search(Counter(rack), rules, stop_at=None)
+    melds, value = _search(rack, rules, stop_at=None)
     return melds if value >= _least_value(rules) else None
 
 
@@ -32,13 +31,13 @@ def find_opening(rack: Iterable[Tile], rules: Rules) -> list[Meld] | None:
 
     Much faster than :func:`best_opening` on large racks.
     """
-    melds, value = _search(Counter(rack), rules, stop_at=_least_value(rules))
+    melds, value = _search(rack, rules, stop_at=_least_value(rules))
     return melds if value >= _least_value(rules) else None
 
 
 def has_opening(rack: Iterable[Tile], rules: Rules) -> bool:
     """Whether the rack holds an initial meld worth the rules' threshold."""
-    _, value = _search(Counter(rack), rules, stop_at=_least_value(rules))
+    _, value = _search(rack, rules, stop_at=_least_value(rules))
     return value >= _least_value(rules)
 
 
@@ -47,17 +46,6 @@ def _least_value(rules: Rules) -> int:
     return max(rules.meld_threshold, 1)
 
 
-def _search(counts: Counter[Tile], rules: Rules, *, stop_at: int | None) -> tuple[list[Meld], int]:
+def _search(rack: Iterable[Tile], rules: Rules, *, stop_at: int | None) -> tuple[list[Meld], int]:
     """Disjoint sets from the rack of greatest total value (or the first reaching stop_at)."""
-    found = search(
-        [0] * FACE_COUNT,
-        counts_of(counts),
-        [0] * FACE_COUNT,
-        wrap=rules.wrap,
-        min_meld_value=_least_value(rules),
-        meld_value_weight=1,
-        good_enough=stop_at,
-    )
-    if found is None:
-        return [], 0
-    return list(found.melds), found.meld_value
+    return rack_melds(rack, wrap=rules.wrap, min_value=_least_value(rules), stop_at=stop_at)

@@ -2,21 +2,24 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { describe, drawEntry, playEntry, tableChange } from "../../src/tilerummy/server/static/js/movelog.js";
+import { formatMessage } from "../../src/tilerummy/server/static/js/i18n.js";
+import { describe, drawEntry, playEntry, setName, tableChange } from "../../src/tilerummy/server/static/js/movelog.js";
 
 const english = JSON.parse(
   await (await import("node:fs/promises")).readFile(new URL("../../src/tilerummy/server/static/i18n/en.json", import.meta.url), "utf8"),
 );
 const t = (key, params = {}) => {
   assert.ok(key in english, `no text for ${key}`);
-  return english[key].replace(/\{(\w+)\}/g, (whole, name) => String(params[name]));
+  return formatMessage(english[key], params, "en");
 };
 const line = (entry, name = "Ana") => describe(entry, { t, name });
 
 test("a first play lays new sets", () => {
   const change = tableChange([], [["R5", "R6", "R7"], ["K10", "B10", "Y10"]]);
-  assert.deepEqual(change, { placed: ["R5", "R6", "R7", "K10", "B10", "Y10"], moved: [] });
+  assert.deepEqual(change, { placed: ["R5", "R6", "R7", "K10", "B10", "Y10"], placedSets: [["R5", "R6", "R7"], ["K10", "B10", "Y10"]], moved: [] });
   assert.equal(line(playEntry(0, [], [["R5", "R6", "R7"]])), "Ana placed R5 R6 R7");
+  // Two sets laid: the sets apart.
+  assert.equal(line(playEntry(0, [], [["R5", "R6", "R7"], ["K10", "B10", "Y10"]])), "Ana placed R5 R6 R7 · K10 B10 Y10");
 });
 
 test("tiles added to a set are placed; a tile taken to a new group is moved", () => {
@@ -24,14 +27,15 @@ test("tiles added to a set are placed; a tile taken to a new group is moved", ()
   const after = [["K4", "K5", "K6"], ["B1", "B2", "B3", "B4"], ["K7", "R7", "Y7"]];
   const entry = playEntry(1, before, after);
   assert.deepEqual(entry.placed, ["B4", "R7", "Y7"]);
-  assert.deepEqual(entry.moved, [{ tiles: ["K7"], into: "new_group" }]);
-  assert.equal(line(entry, "Bruno"), "Bruno placed B4 R7 Y7 and moved K7 to a new group");
+  assert.deepEqual(entry.moved, [{ tiles: ["K7"], kind: "group", from: [{ kind: "run", tiles: ["K4", "K5", "K6", "K7"] }], to: null, others: ["R7", "Y7"] }]);
+  assert.equal(line(entry, "Bruno"), "Bruno placed B4 · R7 Y7 and moved K7 from K4–K7 to a new group with R7 Y7");
 });
 
 test("a set split in two keeps one half; the other half moved to a new run", () => {
   const entry = playEntry(0, [["R1", "R2", "R3", "R4", "R5", "R6"]], [["R1", "R2", "R3", "R4"], ["R5", "R6", "R7"]]);
   assert.deepEqual(entry.placed, ["R7"]);
-  assert.deepEqual(entry.moved, [{ tiles: ["R5", "R6"], into: "new_run" }]);
+  assert.deepEqual(entry.moved, [{ tiles: ["R5", "R6"], kind: "run", from: [{ kind: "run", tiles: ["R1", "R2", "R3", "R4", "R5", "R6"] }], to: null, others: ["R7"] }]);
+  assert.equal(line(entry), "Ana placed R7 and moved R5 R6 from R1–R6 to a new run with R7");
 });
 
 test("a joker taken from a set and replaced, named as the table names it", () => {
@@ -39,15 +43,15 @@ test("a joker taken from a set and replaced, named as the table names it", () =>
   const after = [["R5", "R6", "R7"], ["J", "B9", "K9"]];
   const entry = playEntry(0, before, after);
   assert.deepEqual(entry.placed, ["R6", "B9", "K9"]);
-  assert.deepEqual(entry.moved, [{ tiles: ["J"], into: "new_group" }]);
-  assert.equal(line(entry), "Ana placed R6 B9 K9 and moved J to a new group");
+  assert.deepEqual(entry.moved.map((move) => move.tiles), [["J"]]);
+  assert.equal(line(entry), "Ana placed R6 · B9 K9 and moved J from R5–R7 to a new group with B9 K9");
 });
 
 test("a tile taken from a run to start a group", () => {
   const before = [["R3", "R4", "R5", "R6"], ["B7", "B8", "B9"]];
   const after = [["R4", "R5", "R6"], ["R3", "B3", "K3"], ["B6", "B7", "B8", "B9"]];
   const entry = playEntry(0, before, after);
-  assert.equal(line(entry), "Ana placed B3 K3 B6 and moved R3 to a new group");
+  assert.equal(line(entry), "Ana placed B3 K3 · B6 and moved R3 from R3–R6 to a new group with B3 K3");
 });
 
 test("the same tile twice: the copy on the table stays, the one from the rack is placed", () => {
@@ -60,14 +64,36 @@ test("moves to several sets make one clause each", () => {
   const before = [["R3", "R4", "R5", "R6"], ["B5", "B6", "B7", "B8"], ["Y1", "Y2", "Y3"]];
   const after = [["R4", "R5", "R6"], ["B5", "B6", "B7"], ["Y1", "Y2", "Y3"], ["R3", "K3", "Y3"], ["B8", "K8", "R8"]];
   const entry = playEntry(0, before, after);
-  assert.equal(line(entry), "Ana placed K3 Y3 K8 R8, moved R3 to a new group and moved B8 to a new group");
+  assert.equal(line(entry), "Ana placed K3 Y3 · K8 R8, moved R3 from R3–R6 to a new group with K3 Y3 and moved B8 from B5–B8 to a new group with K8 R8");
+});
+
+test("a tile moved into a set already on the table names the set it joined and the one it left", () => {
+  // The riddle this replaces: "moved 2♦ to another group and moved 2♣ to a new group".
+  const entry = playEntry(0, [["Y1", "Y2", "Y3", "Y4"], ["R2", "K2", "B2"]], [["Y2", "R2", "K2", "B2"], ["Y3", "Y4", "Y5"], ["Y1", "R1", "K1"]]);
+  assert.equal(line(entry), "Ana placed Y5 · R1 K1, moved Y2 from Y1–Y4 to R2 K2 B2 and moved Y1 from Y1–Y4 to a new group with R1 K1");
+  // Tiles from two sets into a new one, with no rack tile: the sets they left, and what they make.
+  const three = playEntry(0, [["R6", "R7", "R8", "R9"], ["B6", "B7", "B8", "B9"], ["K6", "K7", "K8", "K9"]], [["R6", "R7", "R8"], ["B6", "B7", "B8"], ["K6", "K7", "K8"], ["R9", "B9", "K9"], ["Y1", "Y2", "Y3"]]);
+  assert.equal(line(three), "Ana placed Y1 Y2 Y3 and moved R9 B9 K9 from R6–R9, B6–B9 and K6–K9 to make a new group");
+});
+
+test("a set is named by its ends when it is a run, by its tiles when it is a group", () => {
+  assert.equal(setName({ kind: "run", tiles: ["R4", "R5", "R6", "R7"] }), "R4–R7");
+  assert.equal(setName({ kind: "group", tiles: ["R7", "B7", "K7"] }), "R7 B7 K7");
+  assert.equal(setName({ kind: "run", tiles: ["J(R3)", "R4", "R5"] }, (text) => `<${text}>`), "<J(R3)>–<R5>");
+});
+
+test("a line the log kept from before it named the sets still reads", () => {
+  const old = { kind: "play", seat: 0, placed: ["R7"], moved: [{ tiles: ["K7"], into: "new_group" }] };
+  assert.equal(line(old), "Ana placed R7");
 });
 
 test("draws, passes and timeouts", () => {
   assert.equal(line(drawEntry("draw", 1, 1), "Computer 2"), "Computer 2 drew a tile");
   assert.equal(line(drawEntry("draw", 0, 1, ["B12"])), "Ana drew B12");
   assert.equal(line(drawEntry("pass", 0, 0)), "Ana passed");
-  assert.equal(line(drawEntry("timeout", 1, 3), "Bruno"), "Bruno ran out of time: 3 tiles");
+  assert.equal(line(drawEntry("timeout", 1, 3), "Bruno"), "Bruno ran out of time and drew 3 tiles");
+  assert.equal(line(drawEntry("timeout", 1, 1), "Bruno"), "Bruno ran out of time and drew 1 tile");
+  assert.equal(line(drawEntry("timeout", 1, 0), "Bruno"), "Bruno ran out of time and drew no tile");
 });
 
 test("tiles are named by the label it is given", () => {

@@ -14,6 +14,8 @@ Routes (the browser client will be served under ``/``):
 - ``GET /api/rooms/{code}/games``: the games played in a room
 - ``GET /api/games/{game_id}/record``: a finished game's record (``tilerummy replay`` reads it)
 - ``GET /api/games/{game_id}/analysis``: a finished game's analysis (``tilerummy analyse --json``)
+- ``POST /api/profiles``, ``POST /api/sign-in``, ``GET /api/me`` and the rest of
+  :mod:`.profile_routes`: players' profiles
 - ``WS /ws``: the game protocol (``docs/protocol.md``)
 - ``GET /``, ``GET /r/{code}`` (an invite link) and ``GET /replay/{game_id}``: the page for browsers
 - ``GET /static/...``: the browser client's files
@@ -52,6 +54,8 @@ from .gate import Gate
 from .hub import Hub
 from .limits import ServerLimits
 from .loop_monitor import KEPT_SECONDS, LoopMonitor
+from .profile_routes import PROFILE_ROUTES, ProfileService
+from .profile_store import ProfileStore
 from .protocol import PROTOCOL_VERSION, json_schema
 from .public_address import PublicAddress
 from .security_headers import SecurityHeaders
@@ -296,6 +300,7 @@ ROUTES = [
     Route("/api/rooms/{code}/games", room_games),
     Route("/api/games/{game_id}/record", game_record),
     Route("/api/games/{game_id}/analysis", game_analysis),
+    *PROFILE_ROUTES,
     WebSocketRoute("/ws", websocket_endpoint),
     Route("/", page),
     Route("/r/{code}", page),
@@ -336,6 +341,7 @@ def create_app(
         app.state.cluster = node
         app.state.router = node.router if node is not None else hub
         app.state.analyses = Analyses()
+        app.state.profiles = ProfileService(ProfileStore(opened, clock), clock)
         app.state.gate = gate = Gate(settings.limits)
         app.state.public = settings.public
         sweeper = asyncio.ensure_future(_sweep(hub, gate))

@@ -72,6 +72,10 @@ class TokenBucket:
         self._tokens = float(burst)
         self._last = now
 
+    def has_token(self, now: float) -> bool:
+        """Whether :meth:`allow` would allow one now (nothing is taken)."""
+        return min(self.burst, self._tokens + max(0.0, now - self._last) * self.rate) >= 1
+
     def allow(self, now: float) -> bool:
         """Take one token if there is one."""
         elapsed = max(0.0, now - self._last)

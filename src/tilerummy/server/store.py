@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import platformdirs
 
@@ -58,8 +58,37 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 2: which process of a cluster may write each room (see Change.holder).
     ("CREATE TABLE IF NOT EXISTS room_holders (code TEXT PRIMARY KEY, holder TEXT NOT NULL)",),
+    # 3: players' profiles, the hashes of their keys, and their ratings game by game (see profile_store.py).
+    (
+        """CREATE TABLE IF NOT EXISTS profiles (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE,
+            created_at DOUBLE PRECISION NOT NULL)""",
+        """CREATE TABLE IF NOT EXISTS profile_keys (
+            key_hash TEXT PRIMARY KEY,
+            profile TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL)""",
+        "CREATE INDEX IF NOT EXISTS profile_keys_by_profile ON profile_keys (profile)",
+        """CREATE TABLE IF NOT EXISTS ratings (
+            profile TEXT NOT NULL,
+            game TEXT NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            place INTEGER NOT NULL,
+            players INTEGER NOT NULL,
+            score INTEGER NOT NULL,
+            at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (profile, game))""",
+        "CREATE INDEX IF NOT EXISTS ratings_by_time ON ratings (profile, at)",
+    ),
     # A change to the schema is a new step here, never an edit of an old one.
 )
+T = TypeVar("T")
+#: Runs one statement (``?`` placeholders) in the transaction under way; returns the rows fetched.
+Statement = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
+
 #: The version this code writes and reads.
 SCHEMA_VERSION = len(MIGRATIONS)
 #: The PostgreSQL advisory lock held while the schema is set up (any number no other code takes).
@@ -164,6 +193,11 @@ class Store(Protocol):
 
     def games(self, room: str) -> list[StoredGame]: ...
 
+    def transact(self, work: Callable[[Statement], T]) -> T:
+        """Run ``work`` in one transaction and commit it, or roll it back and raise
+        :class:`StoreError`; ``work`` runs its statements through the function it is given."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -249,7 +283,8 @@ class _SqlStore:
         self._transaction(write_all)
 
     def _transaction(self, work: Callable[[Any], object]) -> None:
-        """Run ``work`` on the connection and commit, or roll back and raise :class:`StoreError`."""
+        """Run ``work`` on the connection and commit, or roll back and raise :class:`StoreError`
+        (or the work's own :class:`TilerummyError`)."""
         with self._lock:
             connection = self._connection()
             try:
@@ -258,9 +293,23 @@ class _SqlStore:
             except Exception as error:
                 with contextlib.suppress(Exception):
                     connection.rollback()
-                if isinstance(error, RoomHeldElsewhere):
+                if isinstance(error, TilerummyError):
+                    # A refusal of the work's own (a room held elsewhere, a name taken): as it is.
                     raise
                 raise StoreError(f"could not write to the database: {error}") from error
+
+    def transact(self, work: Callable[[Statement], T]) -> T:
+        done: list[T] = []
+
+        def run(connection: Any) -> None:
+            def statement(text: str, parameters: Sequence[Any]) -> list[tuple[Any, ...]]:
+                cursor = connection.execute(self._sql(text), tuple(parameters))
+                return [tuple(row) for row in cursor.fetchall()] if cursor.description else []
+
+            done.append(work(statement))
+
+        self._transaction(run)
+        return done[0]
 
     def _write(self, connection: Any, change: Change) -> None:
         if change.holder is not None:

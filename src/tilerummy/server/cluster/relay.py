@@ -131,7 +131,7 @@ class Relay:
                     await asyncio.sleep(RETRY_SECONDS)
                 finally:
                     with contextlib.suppress(*self.link.errors):
-                        await pubsub.aclose()
+                        await pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]  # typed from redis 8.2 on
         finally:
             with contextlib.suppress(*self.link.errors):
                 await client.aclose()

@@ -11,7 +11,8 @@ export function showHelp() {
     h("ul", {}, ["how_goal", "how_sets", "how_first", "how_turn", "how_jokers"].map((key) => h("li", {}, t(key)))),
     h("h3", {}, t("keys_title")),
     h("ul", {}, ["key_pick", "key_arrows", "key_new", "key_undo", "key_escape"].map((key) => h("li", {}, t(key)))),
-    h("a", { class: "button secondary", id: "help-tutorial", href: "/#tutorial", onclick: close }, t("tutorial_link")),
+    // In a tab of its own: the game stays where it is, its seat kept.
+    h("a", { class: "button secondary", id: "help-tutorial", href: "/#tutorial", target: "_blank", rel: "noopener", onclick: close }, t("tutorial_link")),
   ]);
 }
 

@@ -4,7 +4,8 @@ import { dealSeal, matchProgress, resultDialog, showHelp } from "./dialogs.js";
 import { Draft, fromRack, markNew, markNewRack, newTiles, sameTiles } from "./draft.js";
 import { t } from "./i18n.js";
 import { TileInput } from "./input.js";
-import { describe, drawEntry, playEntry } from "./movelog.js";
+import { logLine, logText } from "./logline.js";
+import { drawEntry, playEntry } from "./movelog.js";
 import { readSet } from "./rules.js";
 import { beep, h, icon, settings, tileFace, tileLabel, toast } from "./ui.js";
 
@@ -130,18 +131,20 @@ export class GameScreen {
     }
   }
 
-  logLine(entry) {
+  // A line of the log, as shown (tiles drawn as tiles) or as words (spoken).
+  logLine(entry, { spoken = false } = {}) {
     const name = entry.seat === this.game.seat ? t("you_name", { name: this.game.players[entry.seat] }) : this.nameOf(entry.seat);
-    return describe(entry, { t, name, label: tileLabel });
+    return spoken ? logText(entry, name) : logLine(entry, name);
   }
 
   moveLog() {
     const entries = this.log.game_id === this.game.game_id ? this.log.entries : [];
     const latest = entries.length ? this.logLine(entries[entries.length - 1]) : t("log_empty");
+    const spoken = entries.length ? this.logLine(entries[entries.length - 1], { spoken: true }) : latest;
     const details = h(
       "details",
       { class: "log", id: "move-log", open: this.logOpen, ontoggle: () => (this.logOpen = details.open) },
-      h("summary", { "aria-label": `${t("log_title")}: ${latest}` }, h("span", { class: "log-title" }, t("log_title")), h("span", { class: "latest", id: "log-latest", role: "status" }, latest)),
+      h("summary", { "aria-label": `${t("log_title")}: ${spoken}` }, h("span", { class: "log-title" }, t("log_title")), h("span", { class: "latest", id: "log-latest", role: "status" }, latest)),
       h("ol", { id: "log-lines" }, entries.map((entry) => h("li", {}, this.logLine(entry)))),
     );
     return details;

@@ -1,6 +1,6 @@
 // The page: its state, the connection, and the screens other than the game itself.
 
-import { LANGUAGES, chosenLanguage, language, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, SHORT_NAMES, chosenLanguage, language, setLanguage, t } from "./i18n.js";
 import { Connection } from "./net.js";
 import { GameScreen, playerName } from "./game.js";
 import { beep, h, icon, saveSettings, settings, tileFace, toast } from "./ui.js";
@@ -305,7 +305,7 @@ function header(...middle) {
         refresh();
       },
     },
-    Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language(), title: name }, code.toUpperCase())),
+    Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language(), title: name }, SHORT_NAMES[code])),
   );
   // Switches say what they switch under their symbol (phones show no tooltips); pressed means on.
   const toggle = (symbol, label, title, on, flip) =>

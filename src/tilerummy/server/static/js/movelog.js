@@ -1,10 +1,12 @@
-// The move log: what each turn did, as one line in the player's language ("Ana placed 5♥ 6♥ 7♥ and
-// moved 7♠ to a new group"). Pure: the words come from the t() it is given, tiles are named by label().
+// The move log: what each turn did, as one line in the player's language ("Ana placed 7♠ and moved 7♥
+// from 4♥–7♥ to 7♣ 7♦ 7♠"). Pure: the words come from the t() it is given, tiles are named by label().
 
 import { bareToken, readSet } from "./rules.js";
 
 // A turn as the log keeps it: {kind: "play" | "draw" | "pass" | "timeout", seat, placed, moved, drawn, tiles}.
-// placed: tokens laid from the rack; moved: [{tiles, into: "new_run" | "run" | "new_group" | ...}];
+// placed: tokens laid from the rack (placedSets: the same, by the set each went to); moved: the table tiles each set took, [{tiles, kind, from, to, others}]:
+// kind is the set's ("run", "group" or "set"), from the sets they left and to the set they joined (each
+// {kind, tiles} as it was before the play; to is null for a new set, whose others are its other tiles);
 // drawn: how many tiles were drawn; tiles: the drawn tiles when the reader may see them (their own draw).
 export function playEntry(seat, before, after, { wrap = false } = {}) {
   return { kind: "play", seat, ...tableChange(before, after, { wrap }) };
@@ -56,29 +58,69 @@ export function tableChange(before, after, { wrap = false } = {}) {
       return false;
     });
   });
+  // Where the moved tiles came from: what each old set lost, taken in the order of the old table.
+  const lost = before.map((old, from) => {
+    const into = [...origin.entries()].find(([, source]) => source === from);
+    const stays = into ? count(after[into[0]]) : new Map();
+    return count(old.filter((text) => {
+      const key = bareToken(text);
+      if (!stays.get(key)) return true;
+      stays.set(key, stays.get(key) - 1);
+      return false;
+    }));
+  });
+  const described = (set) => {
+    const reading = readSet(set, { wrap });
+    return { kind: reading.ok ? reading.kind : "set", tiles: [...set] };
+  };
   const placed = [];
+  const placedSets = [];
   const moved = [];
   rest.forEach((tiles, index) => {
     const movedHere = [];
+    const placedHere = [];
+    const sources = [];
     for (const text of tiles) {
       const key = bareToken(text);
       if (onTable.get(key)) {
         onTable.set(key, onTable.get(key) - 1);
         movedHere.push(text);
+        const from = lost.findIndex((left) => left.get(key) > 0);
+        if (from >= 0) {
+          lost[from].set(key, lost[from].get(key) - 1);
+          if (!sources.includes(from)) sources.push(from);
+        }
       } else {
         placed.push(text);
+        placedHere.push(text);
       }
     }
+    if (placedHere.length) placedSets.push(placedHere);
     if (movedHere.length) {
-      const reading = readSet(after[index], { wrap });
-      const kind = reading.ok ? reading.kind : "set";
-      moved.push({ tiles: movedHere, into: origin.has(index) ? kind : `new_${kind}` });
+      const existing = origin.has(index);
+      const others = existing ? [] : after[index].filter((text) => !movedHere.includes(text));
+      moved.push({
+        tiles: movedHere,
+        kind: described(after[index]).kind,
+        from: sources.map((from) => described(before[from])),
+        to: existing ? described(before[origin.get(index)]) : null,
+        others,
+      });
     }
   });
-  return { placed, moved };
+  return { placed, placedSets, moved };
+}
+
+// A set as the log names it: a run by its ends ("4♥–7♥"), any other set by its tiles ("7♥ 7♣ 7♠").
+export function setName(set, label = (text) => text) {
+  const tiles = set.tiles;
+  if (set.kind === "run" && tiles.length > 2) return `${label(tiles[0])}–${label(tiles[tiles.length - 1])}`;
+  return tiles.map(label).join(" ");
 }
 
 // The line for a turn. name: the player as the page names them; label: a tile's short name.
+// "Ana placed 7♣ 7♠ and moved 7♥ from 4♥–7♥ to a new group with 7♣ 7♠": the rack tiles first, then
+// each set that took tiles from the table, with where they came from.
 export function describe(entry, { t, name, label = (text) => text }) {
   const tiles = (list) => list.map(label).join(" ");
   if (entry.kind === "draw") {
@@ -87,8 +129,22 @@ export function describe(entry, { t, name, label = (text) => text }) {
   if (entry.kind === "pass") return t("log_passed", { name });
   if (entry.kind === "timeout") return t("log_timeout", { name, n: entry.drawn });
   const clauses = [];
-  if (entry.placed.length) clauses.push(t("log_placed", { tiles: tiles(entry.placed) }));
-  for (const move of entry.moved) clauses.push(t(`log_moved_${move.into}`, { tiles: tiles(move.tiles) }));
+  // The rack tiles by the set each went to, the sets apart ("3♥ 4♥ 5♥ · 8♣ 8♠").
+  const laid = entry.placedSets ? entry.placedSets.map(tiles).join(" · ") : tiles(entry.placed);
+  if (entry.placed.length) clauses.push(t("log_placed", { tiles: laid }));
+  const sets = (list) => {
+    const names = list.map((set) => setName(set, label));
+    const last = names.pop();
+    return names.length ? t("log_and", { first: names.join(", "), last }) : last;
+  };
+  for (const move of entry.moved) {
+    // A line kept from before the log said where tiles came from has nothing more to say of them.
+    if (!move.from) continue;
+    const said = { tiles: tiles(move.tiles), from: sets(move.from), kind: move.kind };
+    if (move.to) clauses.push(t("log_moved", { ...said, to: setName(move.to, label) }));
+    else if (move.others.length) clauses.push(t("log_moved_new", { ...said, others: tiles(move.others) }));
+    else clauses.push(t("log_moved_new_alone", said));
+  }
   if (!clauses.length) return t("log_rearranged", { name });
   const last = clauses.pop();
   const what = clauses.length ? t("log_and", { first: clauses.join(", "), last }) : last;

@@ -3,10 +3,10 @@
 import { dealCheck, dealSeal } from "./dialogs.js";
 import { parseKeepingSeeds, recordDeal } from "./fairdeal.js";
 import { t } from "./i18n.js";
-import { describe } from "./movelog.js";
+import { logLine } from "./logline.js";
 import { frames, notOn } from "./record.js";
 import { fillWhenReady, summaryTable, turnVerdict } from "./review.js";
-import { h, icon, tileFace, tileLabel } from "./ui.js";
+import { h, icon, tileFace } from "./ui.js";
 
 const STEP_MS = 900;
 
@@ -18,7 +18,7 @@ export function shownName(name) {
 }
 
 function line(frame, names) {
-  return frame.entry ? describe(frame.entry, { t, name: names[frame.entry.seat], label: tileLabel }) : t("replay_start");
+  return frame.entry ? logLine(frame.entry, names[frame.entry.seat]) : t("replay_start");
 }
 
 export async function showReplay(root, header, gameId) {

@@ -5,9 +5,9 @@
 import { ranking, reviewGame, verdict } from "./analysis.js";
 import { parseKeepingSeeds } from "./fairdeal.js";
 import { t } from "./i18n.js";
-import { describe } from "./movelog.js";
+import { logLine } from "./logline.js";
 import { frames, notOn, wrapOf } from "./record.js";
-import { h, modal, tileFace, tileLabel } from "./ui.js";
+import { h, modal, tileFace } from "./ui.js";
 
 // Each game's record and analysis, asked for once per page: a second look shows them at once.
 const loads = new Map();
@@ -100,7 +100,7 @@ export function summaryTable(analysis, name) {
 }
 
 function turnItem(turn, review, name) {
-  const played = describe(turn.played, { t, name: name(turn.seat), label: tileLabel });
+  const played = logLine(turn.played, name(turn.seat));
   return h("li", { class: `analysis-turn ${verdict(turn)}`, dataset: { index: turn.index } }, h("span", { class: "played" }, played), " ", turnVerdict(turn, review, name));
 }
 
@@ -119,7 +119,7 @@ function bestPlay(turn, review, name) {
     "details",
     { class: "best-play" },
     h("summary", {}, t("analysis_show_best")),
-    h("p", {}, describe(turn.bestEntry, { t, name: name(turn.seat), label: tileLabel })),
+    h("p", {}, logLine(turn.bestEntry, name(turn.seat))),
     h("div", { class: "table best-table" }, turn.bestTable.map((set) => h("div", { class: "set valid" }, h("div", { class: "tiles" }, set.map((text) => tileFace(text, { class: fromRack(text) ? "last" : "" })))))),
   );
 }

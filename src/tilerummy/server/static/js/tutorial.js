@@ -1,5 +1,6 @@
 // The tutorial: a guided first game, all in the browser, step by step on fixed deals (lessons.js).
 // It is the game screen itself, with the same drag, tap and keys; ending the turn asks the step, not a server.
+// The step reached is kept in localStorage: a reload, or /#tutorial opened in another tab, goes on from it.
 
 import { GameScreen } from "./game.js";
 import { t } from "./i18n.js";
@@ -30,7 +31,7 @@ function lessonGame(lesson, name) {
 export class TutorialScreen extends GameScreen {
   // api: {header, goHome, playBots}; name: the player's name.
   constructor(root, api, name) {
-    const saved = Number(sessionStorage.getItem(STEP_KEY) || 0);
+    const saved = Number(localStorage.getItem(STEP_KEY) || 0);
     const step = Number.isInteger(saved) && saved >= 0 && saved <= LESSONS.length ? saved : 0;
     const state = {
       game: step < LESSONS.length ? lessonGame(LESSONS[step], name) : null,
@@ -42,7 +43,7 @@ export class TutorialScreen extends GameScreen {
     this.step = step;
     this.hintKey = null;
     this.passed = false;
-    if (!state.game) this.render();
+    this.render();
   }
 
   // Once the step is done, the table stays as played and nothing more can be moved.
@@ -67,7 +68,7 @@ export class TutorialScreen extends GameScreen {
 
   goTo(step) {
     this.step = step;
-    sessionStorage.setItem(STEP_KEY, String(step));
+    localStorage.setItem(STEP_KEY, String(step));
     this.hintKey = null;
     this.passed = false;
     this.state.game = step < LESSONS.length ? lessonGame(LESSONS[step], this.name) : null;
@@ -92,13 +93,35 @@ export class TutorialScreen extends GameScreen {
     }
     beep("win");
     // The step is done: the table stays as played, and the player goes on when ready.
+    this.state.game.rack_sizes = [this.draft.rack.length];
     this.passed = true;
     this.render();
     document.getElementById("lesson-next").focus();
   }
 
+  // Drawing is a step of its own; in the others it is not what the step asks.
   async draw() {
-    toast(t("lesson_draw"));
+    if (!this.myTurn) return;
+    if (!this.lesson.drawn) {
+      toast(t("lesson_draw"));
+      return;
+    }
+    const before = [...this.state.game.rack];
+    this.state.game.rack = [...before, this.lesson.drawn];
+    this.state.game.rack_sizes = [this.state.game.rack.length];
+    this.state.game.pool_size -= 1;
+    this.reset(this.state.game, before);
+    beep("draw");
+    this.passed = true;
+    this.render();
+    document.getElementById("lesson-next").focus();
+  }
+
+  // The step as it began: its rack and table again, its hint gone.
+  restartStep() {
+    this.goTo(this.step);
+    const rack = document.getElementById("rack");
+    if (rack) rack.focus();
   }
 
   render() {
@@ -106,6 +129,9 @@ export class TutorialScreen extends GameScreen {
       this.root.replaceChildren(this.api.header(), this.finished());
       return;
     }
+    // The player's name as the page has it now: a name it made up follows a change of language.
+    this.name = localStorage.getItem("tilerummy.name") || this.name;
+    this.state.game.players = [this.name];
     super.render();
     const main = this.root.querySelector("main.game");
     if (main && !this.input.dragging) main.prepend(this.panel());
@@ -119,8 +145,23 @@ export class TutorialScreen extends GameScreen {
       h("p", { class: "lesson-step" }, t("lesson_step", { n: this.step + 1, total: LESSONS.length })),
       h("h2", {}, t(`${key}_title`)),
       this.passed
-        ? [h("p", { class: "lesson-done", id: "lesson-done" }, t("lesson_well_done")), h("button", { class: "primary", id: "lesson-next", onclick: () => this.goTo(this.step + 1) }, t("lesson_next"))]
-        : [h("p", {}, t(`${key}_text`)), this.hintKey ? h("p", { class: "lesson-hint", id: "lesson-hint", role: "alert" }, t(this.hintKey)) : null],
+        ? [
+            h("p", { class: "lesson-done", id: "lesson-done" }, t("lesson_well_done")),
+            this.lesson.doneText ? h("p", { id: "lesson-done-text" }, t(`${key}_done`)) : null,
+            h("button", { class: "primary", id: "lesson-next", onclick: () => this.goTo(this.step + 1) }, t("lesson_next")),
+          ]
+        : [
+            h("p", {}, t(`${key}_text`)),
+            // After a wrong move: what is wrong, and how to start the step again.
+            this.hintKey
+              ? h(
+                  "div",
+                  { class: "lesson-hint", id: "lesson-hint", role: "alert" },
+                  h("p", { id: "lesson-hint-text" }, t(this.hintKey)),
+                  h("p", {}, t("lesson_retry_text"), " ", h("button", { class: "secondary", id: "lesson-retry", onclick: () => this.restartStep() }, t("lesson_retry"))),
+                )
+              : null,
+          ],
     );
   }
 
@@ -133,7 +174,7 @@ export class TutorialScreen extends GameScreen {
         { class: "panel primary", id: "tutorial-done" },
         h("h2", {}, t("tutorial_done_title")),
         h("p", {}, t("tutorial_done_text")),
-        h("button", { class: "big", id: "tutorial-play", onclick: () => (sessionStorage.removeItem(STEP_KEY), this.api.playBots()) }, t("tutorial_play")),
+        h("button", { class: "big", id: "tutorial-play", onclick: () => (localStorage.removeItem(STEP_KEY), this.api.playBots()) }, t("tutorial_play")),
         h("button", { class: "secondary", id: "tutorial-again", onclick: () => this.goTo(0) }, t("tutorial_restart")),
       ),
     );
