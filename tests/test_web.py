@@ -21,9 +21,11 @@ from playwright.sync_api import Browser, Page, Route, ViewportSize, expect, sync
 
 from tilerummy import Meld, solve
 from tilerummy.errors import InvalidMeld
+from tilerummy.records import GameRecord
 from tilerummy.tiles import NUMBERED_TILES
 
-from .serverkit import Client, ThreadedServer
+from .clusterkit import new_prefix, postgres_schema, redis_url
+from .serverkit import Client, ServerProcess, ThreadedServer
 from .webkit import DESKTOP, PHONE, WAIT_MS, chromium_path, drag, rack_tiles, screenshot
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "tilerummy" / "server" / "static"
@@ -179,8 +181,8 @@ def test_a_newcomer_plays_a_whole_game_against_a_bot(server: ThreadedServer, bro
             page.click("#hint")
             page.wait_for_function("() => document.querySelector('#toast.show')")
             if outlined and page.locator(".table .tile.selected").count():
-                # The computer's tiles stop being outlined once the player changes the table.
-                expect(page.locator(".tile.last")).to_have_count(0)
+                # The computer's tiles stay outlined while the player changes the table, until the turn ends.
+                expect(page.locator(".tile.last")).to_have_count(outlined)
             if page.locator("#end-turn").is_enabled():
                 moves = _moves(page)
                 page.click("#end-turn")
@@ -223,6 +225,9 @@ def test_a_newcomer_plays_a_whole_game_against_a_bot(server: ThreadedServer, bro
     page.click("#rematch")
     expect(page.locator(".overlay")).to_have_count(0)
     expect(page.locator(".player.me")).to_contain_text("Ana (you)")
+    # A new game's rack is dealt, not drawn: no tile is marked new.
+    expect(page.locator(".rack .tile")).to_have_count(14)
+    expect(page.locator(".rack .tile.fresh")).to_have_count(0)
     _no_page_errors(page)
     page.context.close()
 
@@ -349,7 +354,7 @@ def test_two_people_play_in_a_private_room_joined_by_its_link(server: ThreadedSe
     expect(host.locator(".rack .tile.card").first).to_be_visible()
     # As a card, the joker is a star alone: a "J" would read as a jack.
     assert host.evaluate("async () => (await import('/static/js/ui.js')).tileFace('J').textContent") == "★"
-    expect(host.locator("header button.switch").first).to_have_text("Cards")
+    expect(host.locator("#cards-switch")).to_have_text("Cards")
     screenshot(host, "two-players-cards-desktop")
     _no_page_errors(host, guest)
     host.context.close()
@@ -421,6 +426,375 @@ def test_a_host_plays_a_match_of_two_rounds_and_sees_its_totals(server: Threaded
     page.context.close()
 
 
+#: Counts the page's calls to Element.animate (window.arrivals): a computer's placed tiles moving into place.
+ARRIVALS_JS = """
+window.arrivals = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+    if (this.closest && this.closest(".table")) window.arrivals += 1;
+    return animate.apply(this, args);
+};
+"""
+
+#: Whether the element the first selector finds lies wholly below every element the second finds.
+BELOW_ALL_JS = """([selector, others]) => {
+    const box = document.querySelector(selector).getBoundingClientRect();
+    return [...document.querySelectorAll(others)].every((other) => other.getBoundingClientRect().bottom <= box.top + 1);
+}"""
+
+
+def _end_or_draw(page: Page) -> None:
+    moves = _moves(page)
+    page.click("#end-turn" if page.locator("#end-turn").is_enabled() else "#draw")
+    _after(page, moves)
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_player_finds_every_move_on_the_game_screen(server: ThreadedServer, browser: Browser, size: str) -> None:
+    page = _page(browser, DESKTOP if size == "desktop" else PHONE)
+    page.add_init_script(ARRIVALS_JS)
+    page.goto(f"{server.url}/?bot_delay=0.1")
+    # The newcomer's deal: the computer places tiles within a few turns.
+    server.deals.append(NEWCOMER_SEED)
+    page.click("#play-bots")
+    for _ in range(30):
+        _my_turn(page)
+        if page.locator(".table .tile.last").count() or _over(page):
+            break
+        moves = _moves(page)
+        page.click("#draw")
+        _after(page, moves)
+    # The computer's tiles moved into place from its name, and stay outlined.
+    expect(page.locator(".table .tile.last").first).to_be_visible()
+    assert page.evaluate("window.arrivals") > 0
+    outlined = page.locator(".table .tile.last").count()
+
+    # A tile dropped anywhere on the open table, away from the sets, starts a new set.
+    sets = page.locator(".table .set").count()
+    drag(page, ".rack .tile", ".table")
+    expect(page.locator(".table .set")).to_have_count(sets + 1)
+    expect(page.locator(".table .tile.last")).to_have_count(outlined)
+    page.click("#undo")
+    # A tap on a tile and then on the open table does the same.
+    page.locator(".rack .tile").first.click()
+    table = page.locator(".table").bounding_box()
+    assert table is not None
+    page.mouse.click(table["x"] + table["width"] - 12, table["y"] + table["height"] - 12)
+    expect(page.locator(".table .set")).to_have_count(sets + 1)
+    # Undo takes back the tile moved, not the rack's sort, which stays.
+    page.click("#sort-number")
+    sorted_rack = rack_tiles(page)
+    page.click("#undo")
+    expect(page.locator(".table .set")).to_have_count(sets)
+    assert [tile for tile in rack_tiles(page) if tile in sorted_rack] == sorted_rack
+    page.click("#sort-colour")
+
+    # The keyboard: the first Tab stop leads to the rack, and so does R; its place is ringed in white, not yellow.
+    page.locator("body").press("Tab")
+    expect(page.locator("#skip-to-rack")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#rack")).to_be_focused()
+    page.locator("#help").focus()
+    page.keyboard.press("r")
+    expect(page.locator(".rack .tile").first).to_be_focused()
+    page.keyboard.press("Enter")
+    ring = page.eval_on_selector(".rack .tile:focus", "tile => getComputedStyle(tile).outlineColor")
+    assert ring == "rgb(255, 255, 255)", ring
+    page.keyboard.press("Escape")
+
+    # The hint's message has a line of its own under the table, over none of its tiles; it goes with the turn.
+    page.click("#hint")
+    _soon(page, "#toast.show")
+    assert page.evaluate(BELOW_ALL_JS, ["#toast", ".table"])
+    screenshot(page, f"hint-message-{size}")
+    _end_or_draw(page)
+    expect(page.locator("#toast.show")).to_have_count(0)
+    _my_turn(page)
+
+    # The tile drawn stays marked "new" after the computer's turn, and the log shows the line before the latest.
+    while page.locator(".rack .tile.fresh").count() == 0 and not _over(page):
+        moves = _moves(page)
+        page.click("#draw")
+        _after(page, moves)
+        _my_turn(page)
+    if not _over(page):
+        expect(page.locator(".rack .tile.fresh")).to_have_count(1)
+        # And over a reload, with the others' tiles outlined as they were.
+        outlined = page.locator(".table .tile.last").count()
+        page.reload()
+        _my_turn(page)
+        expect(page.locator(".rack .tile.fresh")).to_have_count(1)
+        expect(page.locator(".table .tile.last")).to_have_count(outlined)
+        if size == "desktop":
+            expect(page.locator("#log-before")).to_be_visible()
+        else:
+            expect(page.locator("#log-before")).to_be_hidden()
+        if size == "phone":
+            # The closed log's line is two lines at most on a phone.
+            height, line = page.eval_on_selector(
+                "#log-latest", "e => [e.clientHeight, parseFloat(getComputedStyle(e).lineHeight) || 20]"
+            )
+            assert height <= 2 * line + 2, (height, line)
+        # Opened, every line shows in the page's flow: the table moves down, its first row uncovered.
+        page.click("#move-log summary")
+        expect(page.locator("#log-lines li").first).to_be_visible()
+        assert page.evaluate(BELOW_ALL_JS, [".table", "#log-lines"])
+        screenshot(page, f"log-open-{size}")
+        page.click("#move-log summary")
+
+    # Under reduced motion, the computer's tiles are simply there.
+    page.emulate_media(reduced_motion="reduce")
+    arrivals = page.evaluate("window.arrivals")
+    for _ in range(6):
+        if _over(page):
+            break
+        _end_or_draw(page)
+        _my_turn(page)
+    assert page.evaluate("window.arrivals") == arrivals
+
+    # The logo asks before leaving the game; the home page then leads back to the seat.
+    if not _over(page):
+        code = page.evaluate("window.tilerummy.state.code")
+        page.click("header .brand")
+        expect(page.locator("#leave-dialog")).to_contain_text("Your seat is kept")
+        screenshot(page, f"leave-dialog-{size}")
+        page.click("#leave-stay")
+        expect(page.locator("#leave-dialog")).to_have_count(0)
+        expect(page.locator("main.game")).to_be_visible()
+        page.click("header .brand")
+        page.click("#leave-go")
+        expect(page.locator("#kept-seats")).to_contain_text(code)
+        screenshot(page, f"kept-seats-{size}")
+        page.click(f'#kept-seats button[data-code="{code}"]')
+        expect(page.locator(".player.me")).to_be_visible()
+    _no_page_errors(page)
+    page.context.close()
+
+
+@pytest.fixture(scope="module")
+def lost_game(server: ThreadedServer) -> Client:
+    """A game a person lost to a greedy bot without a first play, drawing every turn: its seat is the
+    person's, to be taken in the browser with the token."""
+    server.deals.append(SHORT_BOT_GAMES[0])
+    person = Client(server, "Ugo")
+    # The bot's moment before each play keeps the person's draws under the server's 20 messages a second.
+    person.create(
+        [{"kind": "person"}, {"kind": "bot", "level": "greedy"}],
+        rules={"options": {"turn_seconds": None}},
+        bot_delay=0.06,
+    )
+    game = person.request({"type": "start_game"})["game"]
+    # Every game message in turn: the person's own answers, and what the bot did between them.
+    while game["result"] is None:
+        if game["turn"] == person.seat:
+            reply = person.request({"type": "draw" if game["pool_size"] else "pass"})
+            assert reply["type"] == "game", reply
+            game = reply["game"]
+        else:
+            game = person.wait_for(lambda message: message["type"] == "game", 60)["game"]
+    person.close()
+    return person
+
+
+def _take_seat(page: Page, server: ThreadedServer, client: Client) -> None:
+    page.goto(server.url)
+    page.evaluate(
+        "([code, token]) => localStorage.setItem('tilerummy.seats', JSON.stringify({[code]: token}))",
+        [client.code, client.token],
+    )
+    page.goto(f"{server.url}/r/{client.code}")
+
+
+def test_the_result_shows_the_leftover_tiles_and_can_be_closed_to_see_the_table(
+    server: ThreadedServer, browser: Browser, lost_game: Client
+) -> None:
+    page = _page(browser, PHONE)
+    _take_seat(page, server, lost_game)
+    expect(page.locator("#scores")).to_be_visible()
+    game = page.evaluate("window.tilerummy.state.game")
+    seat = game["seat"]
+    # The person's own tiles are shown; the computer went out, with none left.
+    expect(page.locator("#leftover-own .tile")).to_have_count(len(game["rack"]))
+    # Every seat's tiles left, the computer's worked out from the revealed deal, as the engine has them.
+    with urllib.request.urlopen(f"{server.url}/api/games/{game['game_id']}/record", timeout=5) as response:
+        engine = GameRecord.from_json(response.read().decode()).replay().game
+    for other in range(2):
+        where = "#leftover-own" if other == seat else f"#leftover-{other}"
+        expected = sorted(str(tile) for tile in engine.rack_tiles(other))
+        page.wait_for_function(
+            "([where, n]) => document.querySelectorAll(`${where} .tile`).length === n", arg=[where, len(expected)]
+        )
+        assert sorted(page.eval_on_selector_all(f"{where} .tile", "tiles => tiles.map(t => t.dataset.t)")) == expected
+    # Without a first play the score is a fixed penalty, and the row says so.
+    expect(page.locator(f"#score-note-{seat}")).to_contain_text("Never made the first play")
+    assert game["result"]["scores"][seat] in (-100, -200)
+    expect(page.locator(".banner")).to_have_count(0)
+    expect(page.locator("#deal-check")).to_have_attribute("data-status", "verified")
+    screenshot(page, "result-leftover-phone")
+    # Closed, the final table shows; the status line brings the result back, and Escape closes it again.
+    page.click("#result-close")
+    expect(page.locator(".result-overlay")).to_have_count(0)
+    expect(page.locator(".table .set")).to_have_count(len(game["table"]))
+    screenshot(page, "result-closed-phone")
+    page.click("#show-result")
+    expect(page.locator("#scores")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#show-result")).to_be_visible()
+    _no_page_errors(page)
+    page.context.close()
+
+
+def test_people_and_watchers_chat_in_a_room(server: ThreadedServer, browser: Browser) -> None:
+    host = _page(browser, DESKTOP)
+    host.goto(server.url)
+    host.fill("#name", "Nina")
+    host.click("#create-room")
+    host.wait_for_selector("#invite")
+    invite = host.input_value("#invite")
+    guest = _page(browser, PHONE, touch=True)
+    guest.goto(invite)
+    guest.fill("#name", "Oto")
+    guest.click("#join-invite")
+    expect(host.locator(".seats")).to_contain_text("Oto")
+
+    # A line from the host: the guest's closed panel counts it as unread.
+    host.click("#chat-button")
+    host.fill("#chat-text", "hello, good luck")
+    host.keyboard.press("Enter")
+    expect(host.locator("#chat-lines")).to_contain_text("hello, good luck")
+    expect(host.locator("#chat-text")).to_have_value("")
+    expect(guest.locator("#chat-unread")).to_have_text("1")
+    guest.locator("#chat-button").tap()
+    expect(guest.locator("#chat-lines .chat-line")).to_have_count(1)
+    expect(guest.locator("#chat-unread")).to_have_count(0)
+    assert guest.get_attribute("#chat-text", "maxlength") == "300"
+    guest.fill("#chat-text", "thanks!")
+    guest.locator("#chat-send").tap()
+    expect(host.locator("#chat-lines")).to_contain_text("thanks!")
+    screenshot(guest, "chat-room-phone")
+
+    # A watcher writes too, and is named as one.
+    watcher = Client(server, "Pia")
+    watcher.join(host.input_value("#invite").rsplit("/", 1)[-1], role="spectator")
+    watcher.request({"type": "chat", "text": "go Nina"})
+    expect(guest.locator("#chat-lines .chat-line.watcher")).to_contain_text("Pia · watching")
+
+    # The game starts; the panel and what is being written stay.
+    guest.fill("#chat-text", "half a line")
+    host.click("#start")
+    guest.wait_for_selector(".rack .tile")
+    expect(guest.locator("#chat-text")).to_have_value("half a line")
+    expect(guest.locator("#chat-lines .chat-line")).to_have_count(3)
+    screenshot(guest, "chat-game-phone")
+    screenshot(host, "chat-game-desktop")
+
+    # Past the server's burst (three lines at once, then one every five seconds), a line waits in the
+    # field with the reason (within a few lines, however slowly they go).
+    for number in range(8):
+        guest.fill("#chat-text", f"line {number}")
+        guest.press("#chat-text", "Enter")
+        guest.wait_for_function(
+            "text => document.getElementById('chat-lines').textContent.includes(text) || !document.getElementById('chat-notice').hidden",
+            arg=f"line {number}",
+        )
+        if guest.locator("#chat-notice").is_visible():
+            break
+    expect(guest.locator("#chat-notice")).to_contain_text("Too many messages")
+    expect(guest.locator("#chat-text")).to_have_value(f"line {number}")
+    sent = guest.locator("#chat-lines .chat-line").count()
+
+    # The host mutes the guest: the field is closed and says why; the room lists who is muted.
+    host.locator(".chat-line:not(.own):not(.watcher) .chat-mute").first.click()
+    expect(guest.locator("#chat-text")).to_be_disabled()
+    expect(guest.locator("#chat-notice")).to_contain_text("The host has muted you")
+    expect(host.locator("#chat-muted-list")).to_contain_text("Oto")
+
+    # After a reload the lines are there again, none unread, and the panel as it was.
+    guest.reload()
+    guest.wait_for_selector(".rack .tile")
+    expect(guest.locator("#chat-lines .chat-line")).to_have_count(sent)
+    expect(guest.locator("#chat-unread")).to_have_count(0)
+    expect(guest.locator("#chat-text")).to_be_disabled()
+    host.click(".chat-unmute")
+    expect(guest.locator("#chat-text")).to_be_enabled()
+    # A line written while the panel is closed is counted.
+    guest.locator("#chat-close").tap()
+    host.fill("#chat-text", "welcome back")
+    host.keyboard.press("Enter")
+    expect(guest.locator("#chat-unread")).to_have_text("1")
+    watcher.close()
+    _no_page_errors(host, guest)
+    host.context.close()
+    guest.context.close()
+
+
+def test_chat_reaches_the_players_of_one_room_on_two_processes_of_a_cluster(browser: Browser, tmp_path: Path) -> None:
+    redis = redis_url()
+    cluster = ["--redis", redis, "--cluster-name", new_prefix()]
+    with postgres_schema() as database:
+        one = ServerProcess(database, tmp_path / "one.log", bot_workers=0, more=cluster)
+        two = ServerProcess(database, tmp_path / "two.log", bot_workers=0, more=cluster)
+        one.start()
+        two.start()
+        try:
+            # The room is made on the first process; the guest comes in through the second, which relays.
+            host = _page(browser, DESKTOP)
+            host.goto(one.url)
+            host.fill("#name", "Rui")
+            host.click("#create-room")
+            host.wait_for_selector("#invite")
+            code = host.evaluate("window.tilerummy.state.code")
+            guest = _page(browser, PHONE)
+            guest.goto(f"{two.url}/r/{code}")
+            guest.fill("#name", "Sol")
+            guest.click("#join-invite")
+            expect(host.locator(".seats")).to_contain_text("Sol")
+            guest.click("#chat-button")
+            guest.fill("#chat-text", "from the other process")
+            guest.press("#chat-text", "Enter")
+            expect(host.locator("#chat-unread")).to_have_text("1")
+            host.click("#chat-button")
+            expect(host.locator("#chat-lines")).to_contain_text("from the other process")
+            host.fill("#chat-text", "and back")
+            host.press("#chat-text", "Enter")
+            expect(guest.locator("#chat-lines")).to_contain_text("and back")
+            # A reload through the second process finds the lines again.
+            guest.reload()
+            expect(guest.locator("#chat-lines .chat-line")).to_have_count(2)
+            _no_page_errors(host, guest)
+            host.context.close()
+            guest.context.close()
+        finally:
+            one.stop()
+            two.stop()
+
+
+def test_quick_match_on_a_quiet_server_says_what_happens_and_offers_the_computer(
+    server: ThreadedServer, browser: Browser
+) -> None:
+    page = _page(browser, PHONE)
+    page.goto(f"{server.url}/?bot_delay=0")
+    expect(page.locator("#quick-match-about")).to_be_visible()
+    page.click("#quick-match")
+    expect(page.locator("#quick-wait")).to_contain_text("starts by itself as soon as another player joins")
+    page.wait_for_function("() => document.getElementById('wait-clock').textContent !== '0:00'")
+    screenshot(page, "quick-match-wait-phone")
+    code = page.evaluate("window.tilerummy.state.code")
+    # Someone opening the link first sees whose room it is, its seats and its rules.
+    other = _page(browser, PHONE, locale="it-IT")
+    other.goto(f"{server.url}/r/{code}")
+    expect(other.locator("#invite-host")).to_contain_text("ti invita a giocare")
+    expect(other.locator("#invite-seats li")).to_have_count(2)
+    expect(other.locator(".rules li").first).to_be_visible()
+    screenshot(other, "invite-italian-phone")
+    other.context.close()
+    page.click("#quick-bots")
+    page.wait_for_selector(".rack .tile")
+    expect(page.locator(".player")).to_have_count(2)
+    _no_page_errors(page)
+    page.context.close()
+
+
 def test_the_lobby_shows_the_round_and_totals_of_a_match_being_played(server: ThreadedServer, browser: Browser) -> None:
     player = Client(server, "Lia")
     player.create(
@@ -432,7 +806,7 @@ def test_the_lobby_shows_the_round_and_totals_of_a_match_being_played(server: Th
     page = _page(browser, DESKTOP)
     page.goto(server.url)
     entry = page.locator("#lobby li", has_text=player.code)
-    expect(entry.locator(".lobby-match")).to_have_text("Round 1 of 3 · 0 / 0")
+    expect(entry.locator(".lobby-match")).to_have_text("Round 1 of 3 · totals 0 / 0")
     screenshot(page, "lobby-match-desktop")
     player.close()
     _no_page_errors(page)
@@ -734,7 +1108,7 @@ def _speak(page: Page, language: str) -> None:
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_every_page_fits_and_speaks_every_language(
-    server: ThreadedServer, browser: Browser, finished_game: str, size: str
+    server: ThreadedServer, browser: Browser, finished_game: str, lost_game: Client, size: str
 ) -> None:
     page = _page(browser, DESKTOP if size == "desktop" else PHONE, touch=size == "phone")
     page.goto(f"{server.url}/?bot_delay=0")
@@ -792,6 +1166,70 @@ def test_every_page_fits_and_speaks_every_language(
         _texts_fit_and_speak(page, language, "help")
         page.keyboard.press("Escape")
         expect(page.locator("#help-tutorial")).to_have_count(0)
+
+    # The chat, open with a line in it.
+    page.click("#chat-button")
+    page.fill("#chat-text", "ciao!")
+    page.press("#chat-text", "Enter")
+    expect(page.locator("#chat-lines .chat-line")).to_have_count(1)
+    for language in LANGUAGES:
+        _speak(page, language)
+        expect(page.locator("#chat-title")).to_have_text(_catalogue(language)["chat"])
+        _texts_fit_and_speak(page, language, "chat")
+        screenshot(page, f"chat-{language}-{size}")
+    page.click("#chat-close")
+    # The logo's question before leaving the game, then the way back to the seat from the home page.
+    for language in LANGUAGES:
+        _speak(page, language)
+        page.click("header .brand")
+        expect(page.locator("#leave-title")).to_have_text(_catalogue(language)["leave_title"])
+        _texts_fit_and_speak(page, language, "leave")
+        screenshot(page, f"leave-{language}-{size}")
+        page.keyboard.press("Escape")
+        expect(page.locator("#leave-dialog")).to_have_count(0)
+    page.click("header .brand")
+    page.click("#leave-go")
+    for language in LANGUAGES:
+        _speak(page, language)
+        expect(page.locator("#kept-seats h2")).to_have_text(_catalogue(language)["kept_title"])
+        _texts_fit_and_speak(page, language, "kept seats")
+        screenshot(page, f"kept-seats-{language}-{size}")
+    # Quick match on a quiet server: the room says what happens next; the invite link, opened by someone
+    # new, says whose room it is.
+    page.click("#quick-match")
+    page.wait_for_selector("#quick-wait")
+    for language in LANGUAGES:
+        _speak(page, language)
+        expect(page.locator("#quick-wait")).to_contain_text(_catalogue(language)["quick_wait_text"])
+        _texts_fit_and_speak(page, language, "quick match")
+        screenshot(page, f"quick-match-{language}-{size}")
+    invitee = _page(browser, DESKTOP if size == "desktop" else PHONE, touch=size == "phone")
+    invitee.goto(f"{server.url}/r/{page.evaluate('window.tilerummy.state.code')}")
+    for language in LANGUAGES:
+        _speak(invitee, language)
+        host = _catalogue(language)["invite_from"].split("{name}")[-1]
+        expect(invitee.locator("#invite-host")).to_contain_text(host)
+        expect(invitee.locator("#invite-seats li")).to_have_count(2)
+        expect(invitee.locator("#invite-status")).to_be_visible()
+        _texts_fit_and_speak(invitee, language, "invite")
+        screenshot(invitee, f"invite-{language}-{size}")
+    _no_page_errors(invitee)
+    invitee.context.close()
+
+    # A game the player lost without a first play: their tiles left, why they pay, and the table behind.
+    _take_seat(page, server, lost_game)
+    expect(page.locator("#leftover-own .tile").first).to_be_visible()
+    for language in LANGUAGES:
+        _speak(page, language)
+        expect(page.locator(".score-note")).to_be_visible()
+        _texts_fit_and_speak(page, language, "result with tiles left")
+        screenshot(page, f"result-leftover-{language}-{size}")
+    page.click("#result-close")
+    for language in LANGUAGES:
+        _speak(page, language)
+        expect(page.locator("#show-result")).to_have_text(_catalogue(language)["result_show"])
+        _texts_fit_and_speak(page, language, "final table")
+        screenshot(page, f"final-table-{language}-{size}")
 
     # The finished game's room, watched: the result and its scores.
     page.goto(f"{server.url}/r/{finished_game.split('-')[0]}")

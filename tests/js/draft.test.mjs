@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Draft, markNew, markNewRack, newTiles, orderLike, sameTiles } from "../../src/tilerummy/server/static/js/draft.js";
+import { Draft, markNew, markNewRack, newTiles, orderLike, pickTiles, sameTiles, tilesAdded } from "../../src/tilerummy/server/static/js/draft.js";
 
 const STANDARD = { initial_meld_points: 30 };
 const texts = (tiles) => tiles.map((tile) => tile.t);
@@ -135,4 +135,25 @@ test("the tiles a play added are found and marked", () => {
   assert.equal(fresh.size, 1);
   assert.equal(sameTiles(["R1", "K2"], ["K2", "R1"]), true);
   assert.equal(sameTiles(["R1"], null), false);
+});
+
+test("a rack sort is no move to take back: undo takes back the last tile moved, the rack stays sorted", () => {
+  const draft = new Draft([], ["R1", "B1", "R2", "K1"], { order: ["K1", "R2", "B1", "R1"] });
+  draft.moveTiles([rackId(draft, "R1")], "new");
+  draft.sortRack("number");
+  assert.deepEqual(texts(draft.rack), ["B1", "K1", "R2"]);
+  assert.equal(draft.undo(), true);
+  assert.deepEqual(draft.table(), []);
+  assert.deepEqual(texts(draft.rack), ["R1", "B1", "K1", "R2"]);
+  assert.equal(draft.undo(), false);
+  draft.redo();
+  draft.resetTurn();
+  assert.deepEqual(texts(draft.rack), ["R1", "B1", "K1", "R2"]);
+});
+
+test("the tiles drawn are found again in a new rack, each text one tile", () => {
+  assert.deepEqual(tilesAdded(["R5", "R5", "K2", "J"], ["R5", "K2"]), ["R5", "J"]);
+  const rack = [{ id: "a", t: "R5" }, { id: "b", t: "R5" }, { id: "c", t: "J" }];
+  assert.deepEqual([...pickTiles(rack, ["R5", "J"])], ["a", "c"]);
+  assert.deepEqual([...pickTiles(rack, [])], []);
 });

@@ -1,16 +1,18 @@
 // The dialogs over the game: how to play, and the round's result with the room's totals.
 
-import { checkDeal, shortCommitment } from "./fairdeal.js";
+import { rackValue, tilesLeft } from "./deal.js";
+import { checkDeal, parseKeepingSeeds, shortCommitment } from "./fairdeal.js";
+import { byColour } from "./rules.js";
 import { t } from "./i18n.js";
 import { showAnalysis } from "./review.js";
-import { h, icon, modal } from "./ui.js";
+import { h, icon, modal, tileFace } from "./ui.js";
 
 // How to play and the keys, over the game.
 export function showHelp() {
   modal("help", t("how_title"), (close) => [
     h("ul", {}, ["how_goal", "how_sets", "how_first", "how_turn", "how_jokers"].map((key) => h("li", {}, t(key)))),
     h("h3", {}, t("keys_title")),
-    h("ul", {}, ["key_pick", "key_arrows", "key_new", "key_undo", "key_escape"].map((key) => h("li", {}, t(key)))),
+    h("ul", {}, ["key_pick", "key_arrows", "key_new", "key_undo", "key_escape", "key_rack"].map((key) => h("li", {}, t(key)))),
     // In a tab of its own: the game stays where it is, its seat kept.
     h("a", { class: "button secondary", id: "help-tutorial", href: "/#tutorial", target: "_blank", rel: "noopener", onclick: close }, t("tutorial_link")),
   ]);
@@ -20,9 +22,60 @@ function signed(number) {
   return number > 0 ? `+${number}` : String(number);
 }
 
+// What a seat's score says beyond its tiles: a player who never made the first play pays a fixed
+// amount (RULES.md, unmelded_penalty) instead of the value of the tiles left.
+function scoreNote(screen, seat) {
+  const game = screen.game;
+  const result = game.result;
+  const rules = screen.rules;
+  if (rules.unmelded_penalty === false || seat === result.winner || game.melded[seat] || !result.adjusted) return null;
+  const paid = result.adjusted[seat];
+  if (paid !== 100 && paid !== 200) return null;
+  return h("span", { class: "score-note", id: `score-note-${seat}` }, t(paid === 200 ? "score_unmelded_could" : "score_unmelded_never", { points: paid }));
+}
+
+// The tiles a seat was left with: one's own from the rack; the others' from the deal worked out again
+// from the revealed seed (deal.js), or their count until then.
+function leftover(screen, seat) {
+  const game = screen.game;
+  const own = seat === game.seat && game.rack;
+  const tiles = own ? game.rack : screen.leftovers && screen.leftovers.game_id === game.game_id ? screen.leftovers.racks[seat] : null;
+  if (tiles) {
+    const label = own ? t("leftover_own") : t("leftover_of", { name: screen.nameOf(seat) });
+    return tiles.length ? h("span", { class: "leftover", id: own ? "leftover-own" : `leftover-${seat}`, "aria-label": label }, [...tiles].sort(byColour).map((tile) => tileFace(tile, { dataset: { t: tile } }))) : null;
+  }
+  const count = game.rack_sizes[seat];
+  return count ? h("span", { class: "leftover-count" }, t("leftover_count", { n: count })) : null;
+}
+
+// Everyone's tiles left, from the record once the game is over: shown only when they add up to the
+// values the server scored (and one's own rack), so a deal the page cannot work out shows counts instead.
+async function loadLeftovers(screen) {
+  const game = screen.game;
+  if (!game.fairness || game.fairness.seed == null) return;
+  try {
+    const response = await fetch(`/api/games/${encodeURIComponent(game.game_id)}/record`);
+    if (!response.ok) return;
+    const record = parseKeepingSeeds(await response.text());
+    const rules = screen.rules;
+    const racks = tilesLeft(record, rules);
+    const values = game.result.values;
+    const sorted = (rack) => [...rack].sort().join(" ");
+    if (!racks || racks.length !== game.players.length) return;
+    if (values && racks.some((rack, seat) => rackValue(rack, rules.joker_penalty ?? 30) !== values[seat])) return;
+    if (game.rack && sorted(racks[game.seat]) !== sorted(game.rack)) return;
+    screen.leftovers = { game_id: game.game_id, racks };
+    if (screen.game && screen.game.game_id === game.game_id) screen.render();
+  } catch {
+    // The counts stay: the tiles are a nicety beside the scores.
+  }
+}
+
 export function resultDialog(screen) {
   const game = screen.game;
   const result = game.result;
+  // Closed to look at the final table, it waits behind the status line's button.
+  if (screen.resultHidden === game.game_id) return null;
   const winner = screen.nameOf(result.winner);
   const order = game.players.map((name, seat) => seat).sort((a, b) => result.scores[b] - result.scores[a]);
   const totals = h("div", { id: "totals" });
@@ -30,17 +83,19 @@ export function resultDialog(screen) {
     screen.resultShownFor = game.game_id;
     screen.totals = null;
     loadTotals(screen);
+    loadLeftovers(screen);
   }
   const match = screen.state.room && screen.state.room.match;
   if (match) totals.append(matchTable(screen, match));
   else if (screen.totals) totals.append(totalsTable(screen));
   return h(
     "div",
-    { class: "overlay" },
+    { class: "overlay result-overlay" },
     h(
       "div",
-      { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "result-title" },
-      h("h2", { id: "result-title" }, result.went_out ? t("rummikub") : t("round_over")),
+      { class: "dialog result-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "result-title" },
+      h("button", { class: "icon result-close", id: "result-close", title: t("result_see_table"), "aria-label": t("result_see_table"), onclick: () => screen.hideResult() }, "×"),
+      h("h2", { id: "result-title", class: result.went_out ? "cheer" : "" }, result.went_out ? t("rummikub") : t("round_over")),
       h("p", { class: "winner" }, result.winner === game.seat ? t("you_won") : t("winner_is", { name: winner })),
       h(
         "table",
@@ -53,7 +108,7 @@ export function resultDialog(screen) {
             h(
               "tr",
               { class: seat === game.seat ? "me" : "" },
-              h("td", {}, seat === result.winner ? "★ " : "", screen.nameOf(seat)),
+              h("td", {}, h("span", { class: "who" }, seat === result.winner ? "★ " : "", screen.nameOf(seat)), leftover(screen, seat), scoreNote(screen, seat)),
               h("td", {}, result.values ? result.values[seat] : ""),
               h("td", { class: result.scores[seat] >= 0 ? "plus" : "minus" }, signed(result.scores[seat])),
             ),
@@ -70,6 +125,7 @@ export function resultDialog(screen) {
           : h("p", { class: "muted" }, t(match && !match.over ? "waiting_next_round" : "waiting_rematch")),
         h("button", { class: "secondary", id: "analyse", onclick: () => showAnalysis(game.game_id, (seat) => screen.nameOf(seat)) }, t("analyse")),
         h("a", { class: "button secondary", href: `/replay/${game.game_id}`, id: "replay-link" }, t("watch_replay")),
+        h("button", { class: "secondary", id: "see-table", onclick: () => screen.hideResult() }, t("result_see_table")),
         h("button", { class: "secondary", id: "home", onclick: () => screen.api.goHome() }, t("home")),
       ),
     ),

@@ -70,9 +70,12 @@ export class Draft {
     this.change((work) => Object.assign(work, copyWork(this.base)));
   }
 
+  // A sort is not a move to take back: the rack is sorted in every arrangement undo or redo can bring
+  // back (and in the turn's start), so Undo takes back the last tile moved and the rack stays in order.
   sortRack(mode) {
     const compare = compareFor(mode);
-    this.change((work) => work.rack.sort((a, b) => compare(a.t, b.t)));
+    const sort = (rack) => rack.sort((a, b) => compare(a.t, b.t));
+    for (const work of [this.work, this.base, ...this.history, ...this.future]) sort(work.rack);
   }
 
   find(id) {
@@ -244,6 +247,31 @@ export function markNewRack(rack, before) {
     else ids.add(tile.id);
   }
   return ids;
+}
+
+// The ids of rack tiles holding the texts (each text marks one tile): the tiles drawn, found again in a new rack.
+export function pickTiles(rack, texts) {
+  const counts = new Map();
+  for (const text of texts) counts.set(text, (counts.get(text) || 0) + 1);
+  const ids = new Set();
+  for (const tile of rack) {
+    if (counts.get(tile.t)) {
+      counts.set(tile.t, counts.get(tile.t) - 1);
+      ids.add(tile.id);
+    }
+  }
+  return ids;
+}
+
+// The texts of the tiles a rack holds that the rack before did not (a draw, a timeout's penalty).
+export function tilesAdded(rack, before) {
+  const counts = new Map();
+  for (const text of before) counts.set(text, (counts.get(text) || 0) + 1);
+  return rack.filter((text) => {
+    if (!counts.get(text)) return true;
+    counts.set(text, counts.get(text) - 1);
+    return false;
+  });
 }
 
 // The rack in the order the player had it, new tiles sorted into place by the chosen order.

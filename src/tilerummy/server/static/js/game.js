@@ -1,19 +1,23 @@
 // The game screen: the table, the rack, moving tiles (drag, tap or keys), and the turn's buttons.
 
 import { dealSeal, matchProgress, resultDialog, showHelp } from "./dialogs.js";
-import { Draft, fromRack, markNew, markNewRack, newTiles, sameTiles } from "./draft.js";
+import { Draft, fromRack, markNew, markNewRack, newTiles, pickTiles, sameTiles, tilesAdded } from "./draft.js";
 import { t } from "./i18n.js";
 import { TileInput } from "./input.js";
 import { logLine, logText } from "./logline.js";
 import { drawEntry, playEntry } from "./movelog.js";
-import { readSet } from "./rules.js";
-import { beep, h, icon, settings, tileFace, tileLabel, toast } from "./ui.js";
+import { isJoker, parseToken, readSet } from "./rules.js";
+import { beep, clearToast, h, icon, placeToast, reducedMotion, settings, tileFace, tileLabel, tileSpoken, toast } from "./ui.js";
 
 const CLOCK_WARNING_SECONDS = 15;
 const LIVE_TABLE_DELAY_MS = 150;
-// How long the tiles of another player's play stay outlined; the move log keeps saying what they were.
-const LAST_MOVE_MS = 5000;
 const LOG_KEY = "tilerummy.log";
+// The marks kept over a reload: the tiles the player drew last ("new" on the rack) and those the others
+// placed since (outlined on the table), each until the player's next turn ends.
+const MARKS_KEY = "tilerummy.marks";
+// How long a tile of another player's play takes to move into place (none under reduced motion).
+const ARRIVE_MS = 420;
+const ARRIVE_STAGGER_MS = 60;
 
 export class GameScreen {
   constructor(root, state, api) {
@@ -25,7 +29,11 @@ export class GameScreen {
     this.baseRack = null;
     this.selected = new Set();
     this.fresh = new Set();
-    this.lastMove = new Set();
+    // The tiles the others placed since the player's turn last ended (bare tokens with counts).
+    const marks = loadMarks(state.game);
+    this.lastMove = new Map(marks.last);
+    this.drawn = { game_id: marks.game_id, tiles: marks.tiles };
+    this.arriving = null;
     this.live = null;
     this.sortMode = localStorage.getItem("tilerummy.sort") || "colour";
     this.resultShownFor = null;
@@ -42,7 +50,6 @@ export class GameScreen {
   destroy() {
     this.input.destroy();
     clearInterval(this.clockTimer);
-    clearTimeout(this.lastMoveTimer);
     document.body.classList.remove("in-game");
     document.title = "tilerummy";
   }
@@ -64,26 +71,37 @@ export class GameScreen {
 
   update(previous, game, event) {
     const sameGame = previous && previous.game_id === game.game_id;
-    if (event && sameGame && event.kind === "play") {
-      this.showLastMove(newTiles(previous.table, game.table));
-    } else if (event && event.kind === "start") {
-      this.lastMove = new Set();
-    }
-    if (event) this.record(sameGame ? previous : null, game, event);
-    const drawn = previous && previous.rack && game.rack && game.rack.length > previous.rack.length;
-    if (game.moves !== this.moves || !sameTiles(game.rack, this.baseRack)) {
-      this.reset(game, drawn ? previous.rack : null);
-    }
-    if (!event) return;
     const me = game.seat;
+    let arrived = null;
+    if (!sameGame || (event && event.kind === "start")) {
+      this.lastMove = new Map();
+      this.keepDrawn(game, []);
+    } else if (event && event.seat === me && me !== null) {
+      // The player's turn ended: what the others did before it is no news now; a draw is marked until the next one ends.
+      this.lastMove = new Map();
+      const own = (event.kind === "draw" || event.kind === "timeout") && previous.rack && game.rack;
+      this.keepDrawn(game, own ? tilesAdded(game.rack, previous.rack) : []);
+    } else if (event && event.kind === "play") {
+      // Another player's tiles stay marked until the player's own turn ends (a watcher sees the latest play's).
+      arrived = newTiles(previous.table, game.table);
+      if (me === null) this.lastMove = new Map();
+      for (const [key, count] of arrived) this.lastMove.set(key, (this.lastMove.get(key) || 0) + count);
+    }
+    this.saveMarks(game);
+    if (event) this.record(sameGame ? previous : null, game, event);
+    if (game.moves !== this.moves || !sameTiles(game.rack, this.baseRack)) {
+      this.reset(game, null);
+    }
+    if (arrived && arrived.size && this.draft) this.arriving = { ids: markNew(this.draft.sets, arrived), seat: event.seat };
+    if (!event) return;
     if (game.result) {
-      // The result speaks for itself: an older message would only cover it.
+      // The result speaks for itself: an older message would only cover it (and its title cheers, no banner over it).
       const message = document.getElementById("toast");
       if (message) message.className = "";
       beep(game.result.winner === me ? "win" : "place");
-      if (game.result.went_out) this.banner(t("rummikub"));
     } else if (event.kind === "timeout" && event.seat === me) {
-      toast(t("timeout_you", { n: event.drawn }), "error");
+      // The message names the tiles drawn, as the rack marks them.
+      toast(this.drawn.tiles.length ? t("timeout_you_tiles", { tiles: this.drawn.tiles.map(tileLabel).join(" ") }) : t("timeout_you", { n: event.drawn }), "error");
     } else if (event.kind === "play" && event.seat !== me) {
       beep("place");
     } else if (event.kind === "draw" && event.seat === me) {
@@ -92,18 +110,18 @@ export class GameScreen {
     if (!game.result && game.turn === me && game.rack && (event.kind === "start" || event.seat !== me)) beep("turn");
   }
 
-  // Another player's tiles stay outlined a few seconds (and only until the player changes the table).
-  showLastMove(added) {
-    this.lastMove = added;
-    clearTimeout(this.lastMoveTimer);
-    this.lastMoveTimer = setTimeout(() => this.forgetLastMove(), LAST_MOVE_MS);
+  // The tiles the player drew (texts), for the game.
+  keepDrawn(game, tiles) {
+    this.drawn = { game_id: game.game_id, tiles };
   }
 
-  forgetLastMove() {
-    clearTimeout(this.lastMoveTimer);
-    this.lastMove = new Set();
-    this.lastMoveIds = new Set();
-    for (const element of this.root.querySelectorAll(".tile.last")) element.classList.remove("last");
+  saveMarks(game) {
+    try {
+      const tiles = this.drawn.game_id === game.game_id ? this.drawn.tiles : [];
+      sessionStorage.setItem(MARKS_KEY, JSON.stringify({ game_id: game.game_id, tiles, last: [...this.lastMove] }));
+    } catch {
+      // Without storage the marks are lost on a reload only.
+    }
   }
 
   // --- The move log --------------------------------------------------------------
@@ -119,7 +137,7 @@ export class GameScreen {
       return;
     } else {
       // The player's own draw names the tile, as their rack shows it.
-      const own = event.kind === "draw" && event.seat === game.seat && previous && previous.rack && game.rack;
+      const own = (event.kind === "draw" || event.kind === "timeout") && event.seat === game.seat && previous && previous.rack && game.rack;
       const tiles = own ? [...markNewRack(game.rack.map((text) => ({ id: text, t: text })), previous.rack)] : null;
       this.log.entries.push({ ...drawEntry(event.kind, event.seat, event.drawn, tiles), moves: game.moves, standIn: event.stand_in });
     }
@@ -134,17 +152,27 @@ export class GameScreen {
   // A line of the log, as shown (tiles drawn as tiles) or as words (spoken).
   logLine(entry, { spoken = false } = {}) {
     const name = entry.seat === this.game.seat ? t("you_name", { name: this.game.players[entry.seat] }) : this.nameOf(entry.seat);
+    // The player's own timeout names the tiles it drew, as their own draw does.
+    if (entry.kind === "timeout" && entry.tiles && entry.tiles.length) return timeoutLine(entry, name, spoken);
     return spoken ? logText(entry, name) : logLine(entry, name);
   }
 
+  // Closed, the log shows its latest line (and, on a wide screen, the one before); open, every line,
+  // in the page's flow above the table, which it pushes down rather than covers.
   moveLog() {
     const entries = this.log.game_id === this.game.game_id ? this.log.entries : [];
     const latest = entries.length ? this.logLine(entries[entries.length - 1]) : t("log_empty");
     const spoken = entries.length ? this.logLine(entries[entries.length - 1], { spoken: true }) : latest;
+    const before = entries.length > 1 ? this.logLine(entries[entries.length - 2]) : null;
     const details = h(
       "details",
       { class: "log", id: "move-log", open: this.logOpen, ontoggle: () => (this.logOpen = details.open) },
-      h("summary", { "aria-label": `${t("log_title")}: ${spoken}` }, h("span", { class: "log-title" }, t("log_title")), h("span", { class: "latest", id: "log-latest", role: "status" }, latest)),
+      h(
+        "summary",
+        { "aria-label": `${t("log_title")}: ${spoken}` },
+        h("span", { class: "log-title" }, t("log_title")),
+        h("span", { class: "recent" }, before ? h("span", { class: "before", id: "log-before" }, before) : null, h("span", { class: "latest", id: "log-latest", role: "status" }, latest)),
+      ),
       h("ol", { id: "log-lines" }, entries.map((entry) => h("li", {}, this.logLine(entry)))),
     );
     return details;
@@ -165,14 +193,14 @@ export class GameScreen {
     const order = this.draft.rack.map((tile) => tile.t);
     this.draft = new Draft(game.table, game.rack || [], { order, sortMode: this.sortMode });
     this.lastMoveIds = markNew(this.draft.sets, this.lastMove);
-    this.fresh = rackBefore ? markNewRack(this.draft.rack, rackBefore) : new Set();
+    const drawn = this.drawn && this.drawn.game_id === game.game_id ? this.drawn.tiles : [];
+    this.fresh = rackBefore ? markNewRack(this.draft.rack, rackBefore) : pickTiles(this.draft.rack, drawn);
     this.baseRack = game.rack ? [...game.rack] : null;
   }
 
   // --- Changing the arrangement ------------------------------------------------
 
   change(apply) {
-    if (this.lastMoveIds && this.lastMoveIds.size) this.forgetLastMove();
     apply();
     this.render();
     this.sendLive();
@@ -247,8 +275,12 @@ export class GameScreen {
   async ask(message) {
     if (!this.myTurn || this.busy) return null;
     this.busy = true;
-    // A table shown after the turn's end would be refused: nothing of it may follow the action.
-    if (message.type !== "hint") clearTimeout(this.liveTimer);
+    // A table shown after the turn's end would be refused: nothing of it may follow the action,
+    // nor may the turn's messages ("Suggested play…") outlast it.
+    if (message.type !== "hint") {
+      clearTimeout(this.liveTimer);
+      clearToast();
+    }
     this.render();
     try {
       // An action names the state it was made against: a stale one is refused, one sent again is not applied twice.
@@ -285,6 +317,9 @@ export class GameScreen {
     }
     this.applyTable(reply.sets);
     toast(t("hint_shown", { n: reply.placed.length }));
+    // The message sits between the table and the rack: the tiles it talks of are scrolled into view above it.
+    const first = this.root.querySelector(".table .tile.selected");
+    if (first) first.scrollIntoView({ block: "nearest" });
   }
 
   // Arrange the turn's tiles as a whole table (a hint's), its rack tiles picked, to be seen and moved on.
@@ -310,6 +345,11 @@ export class GameScreen {
     if (this.input.dragging) return;
     if (!settings.cardsChosen) settings.cards = this.rules.display === "cards";
     document.title = this.myTurn ? `● ${t("your_turn")} · tilerummy` : "tilerummy";
+    // What is open stays open: read from the page itself, as a toggle event may not have come yet.
+    const log = this.root.querySelector("#move-log");
+    if (log) this.logOpen = log.open;
+    const fair = this.root.querySelector("#fair-deal");
+    if (fair) this.fairOpen = fair.open;
     const focused = document.activeElement;
     const focusKey = focused && focused.dataset ? focused.dataset.id || focused.dataset.drop : null;
     // The screen is drawn anew: keep where the table and rack were scrolled to.
@@ -324,7 +364,12 @@ export class GameScreen {
 
     const table = h(
       "section",
-      { class: `table ${this.live && !mine ? "live" : ""}`, "aria-label": t("table") },
+      {
+        class: `table ${this.live && !mine ? "live" : ""}`,
+        "aria-label": t("table"),
+        // A tap on the open table, beside the sets, lays the picked tiles as a new set (as a drop there does).
+        onclick: (event) => mine && this.selected.size && !event.target.closest(".set, .tile, button") && this.placeSelected("new"),
+      },
       sets.length === 0 ? h("p", { class: "empty" }, mine ? t("table_empty_mine") : t("table_empty")) : null,
       sets.map((set, index) => {
         const reading = mine ? check.readings[index] : readSet(set.tiles.map((tile) => tile.t), { wrap });
@@ -369,7 +414,9 @@ export class GameScreen {
       game.rack === null ? h("p", { class: "empty" }, t("spectating")) : this.draft.rack.map((tile) => this.tile(tile, "rack")),
     );
 
-    this.root.replaceChildren(
+    const parts = [
+      // The first Tab stop of the page: straight to the rack (shown only when it has the focus); R does the same.
+      game.rack === null ? null : h("a", { class: "skip", id: "skip-to-rack", href: "#rack", onclick: (event) => (event.preventDefault(), rack.focus()) }, t("skip_to_rack")),
       this.api.header(this.clockChip(), h("button", { class: "icon help", id: "help", title: t("help"), "aria-label": t("help"), onclick: () => showHelp() }, "?")),
       h(
         "main",
@@ -382,8 +429,10 @@ export class GameScreen {
         this.statusLine(check),
         game.rack === null ? null : this.actions(check),
       ),
-      ...(game.result ? [resultDialog(this)] : []),
-    );
+      game.result ? resultDialog(this) : null,
+    ];
+    // A part left out is left out (replaceChildren would write "null" for it).
+    this.root.replaceChildren(...parts.filter(Boolean));
     [".table", ".rack"].forEach((selector, index) => {
       const element = this.root.querySelector(selector);
       if (element) element.scrollTop = scrolled[index];
@@ -395,7 +444,33 @@ export class GameScreen {
     this.bumped = null;
     const lines = this.root.querySelector("#log-lines");
     if (lines) lines.scrollTop = lines.scrollHeight;
+    placeToast();
     this.tickClock();
+    if (this.arriving) this.arrive(this.arriving);
+    this.arriving = null;
+  }
+
+  // Another player's placed tiles move into place from their name, one after another, briefly.
+  arrive({ ids, seat }) {
+    if (reducedMotion()) return;
+    const from = this.root.querySelectorAll(".players .player")[seat];
+    if (!from || !ids.size) return;
+    const start = from.getBoundingClientRect();
+    let order = 0;
+    for (const id of ids) {
+      const element = this.root.querySelector(`.table [data-id="${id}"]`);
+      if (!element || !element.animate) continue;
+      const end = element.getBoundingClientRect();
+      const dx = start.left + start.width / 2 - (end.left + end.width / 2);
+      const dy = start.top + start.height / 2 - (end.top + end.height / 2);
+      element.animate([{ transform: `translate(${dx}px, ${dy}px) scale(0.5)`, opacity: 0.2 }, { transform: "none", opacity: 1 }], {
+        duration: ARRIVE_MS,
+        delay: order * ARRIVE_STAGGER_MS,
+        easing: "cubic-bezier(0.2, 0.7, 0.3, 1)",
+        fill: "backwards",
+      });
+      order += 1;
+    }
   }
 
   tile(tile, where) {
@@ -481,6 +556,7 @@ export class GameScreen {
     const parts = [];
     if (game.result) {
       parts.push(h("strong", {}, t("round_over")));
+      if (this.resultHidden === game.game_id) parts.push(h("button", { class: "primary", id: "show-result", onclick: () => this.showResult() }, t("result_show")));
     } else if (check) {
       parts.push(h("strong", {}, t("your_turn")));
       if (!check.melded) {
@@ -526,10 +602,17 @@ export class GameScreen {
     );
   }
 
-  banner(text) {
-    const banner = h("div", { class: "banner", role: "alert" }, text);
-    document.body.append(banner);
-    setTimeout(() => banner.remove(), 2600);
+  // The result closed, to look at the final table; the status line's button brings it back.
+  hideResult() {
+    this.resultHidden = this.game.game_id;
+    this.render();
+    document.getElementById("show-result")?.focus();
+  }
+
+  showResult() {
+    this.resultHidden = null;
+    this.render();
+    document.getElementById("result-close")?.focus();
   }
 }
 
@@ -546,6 +629,17 @@ function showClock(clock, text, className, withIcon = false) {
   if (clock.className !== className) clock.className = className;
 }
 
+// The marks kept for the same game.
+function loadMarks(game) {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(MARKS_KEY) || "null");
+    if (saved && game && saved.game_id === game.game_id && Array.isArray(saved.tiles) && Array.isArray(saved.last)) return saved;
+  } catch {
+    // Nothing kept.
+  }
+  return { game_id: game ? game.game_id : null, tiles: [], last: [] };
+}
+
 // The move log survives a reload of the page, for the same game.
 function loadLog(game) {
   const empty = { game_id: game ? game.game_id : null, entries: [] };
@@ -559,6 +653,18 @@ function loadLog(game) {
 
 export function playerName(name, seat) {
   return seat && seat.kind === "bot" ? t("bot_name", { n: seat.seat + 1 }) : name;
+}
+
+// The player's own timeout, naming the tiles it drew: small tiles of their colours as the log draws them
+// (logline.js), cards as their labels, words for a screen reader.
+function timeoutLine(entry, name, spoken) {
+  if (spoken || settings.cards) return t("log_timeout_tiles", { name, tiles: entry.tiles.map(spoken && !settings.cards ? tileSpoken : tileLabel).join(" ") });
+  const [head, tail] = t("log_timeout_tiles", { name, tiles: "\u0001" }).split("\u0001");
+  const tiles = entry.tiles.map((token) => {
+    const joker = isJoker(token);
+    return h("span", { class: `log-tile c-${joker ? "J" : parseToken(token).colour}`, role: "img", "aria-label": tileSpoken(token), title: tileSpoken(token) }, joker ? "☺" : String(parseToken(token).number));
+  });
+  return h("span", { class: "log-line" }, head, tiles.flatMap((tile, index) => (index ? [" ", tile] : [tile])), tail ?? "");
 }
 
 // Reasons name tiles as the player sees them ("5♥", or "Q♦" as cards).

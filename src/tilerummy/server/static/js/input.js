@@ -105,9 +105,12 @@ export class TileInput {
     if (drag.over) drag.over.classList.remove("over");
   }
 
+  // The set, rack or "New set" under the pointer; anywhere else on the open table, "New set": a tile
+  // dropped beside the sets starts a set of its own.
   dropTargetAt(x, y) {
     const element = document.elementFromPoint(x, y);
-    const target = element && element.closest("[data-drop]");
+    let target = element && element.closest("[data-drop]");
+    if (!target && element && element.closest(".table") && this.screen.myTurn) target = this.screen.root.querySelector("#new-set");
     return target && this.screen.root.contains(target) ? target : null;
   }
 
@@ -125,8 +128,19 @@ export class TileInput {
   // --- Keys --------------------------------------------------------------------
 
   keyDown(event) {
-    if (!this.screen.game || document.querySelector(".overlay")) return;
+    if (!this.screen.game) return;
+    const overlays = document.querySelectorAll(".overlay");
+    // Escape closes the result, to look at the final table (a dialog over it closes first, by itself).
+    if (event.key === "Escape" && overlays.length === 1 && overlays[0].classList.contains("result-overlay")) {
+      this.screen.hideResult();
+      return;
+    }
+    if (overlays.length) return;
     const control = event.ctrlKey || event.metaKey;
+    const element = document.activeElement;
+    // Keys typed in a field (the chat's) are the field's own.
+    const typing = element && element.matches("input, select, textarea, [contenteditable]");
+    if (typing && element.closest("#chat")) return;
     if (control && event.key.toLowerCase() === "z") {
       event.preventDefault();
       if (event.shiftKey) this.screen.redo();
@@ -138,8 +152,15 @@ export class TileInput {
       this.screen.redo();
       return;
     }
-    const element = document.activeElement;
-    if (!element || !this.screen.root.contains(element) || element.matches("input, select")) return;
+    if (!typing && !control && !event.altKey && event.key.toLowerCase() === "r") {
+      const rack = this.screen.root.querySelector("#rack");
+      if (rack && this.screen.game.rack !== null) {
+        event.preventDefault();
+        (rack.querySelector(".tile.movable") || rack).focus();
+      }
+      return;
+    }
+    if (!element || !this.screen.root.contains(element) || typing) return;
     const tileId = element.dataset.id;
     const drop = element.dataset.drop;
     if (event.key === "Escape") {

@@ -6,8 +6,9 @@ import { GameScreen, playerName } from "./game.js";
 import { beep, h, icon, saveSettings, settings, tileFace, toast } from "./ui.js";
 import { matchProgress } from "./dialogs.js";
 import { showReplay } from "./replay.js";
-import { showRoom } from "./room.js";
+import { rulesSummary, showRoom } from "./room.js";
 import { TutorialScreen } from "./tutorial.js";
+import { Chat } from "./chat.js";
 
 const app = document.getElementById("app");
 const SEATS_KEY = "tilerummy.seats";
@@ -43,6 +44,9 @@ function saveSeat(code, token) {
   else delete seats[code];
   localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
 }
+
+// The room's chat, for players and spectators alike: its panel stays over every screen of the room.
+const chat = new Chat(state, { request: (message) => request(message), connection: () => state.connection });
 
 function defaultName() {
   return `${t("default_name")} ${Math.floor(100 + Math.random() * 900)}`;
@@ -102,6 +106,7 @@ function receive(message) {
     case "snapshot":
       state.seq = message.seq;
       state.room = message.room;
+      chat.setLines(state.code, message.chat);
       followHost();
       state.clockOffset = message.now - Date.now() / 1000;
       setGame(message.game, null);
@@ -112,6 +117,7 @@ function receive(message) {
       state.room = message.room;
       followHost();
       show();
+      chat.refresh();
       break;
     case "game":
       if (!sequenceFits(message.seq)) return;
@@ -121,6 +127,13 @@ function receive(message) {
       break;
     case "room_server":
       if (message.code === state.code && state.connection) state.connection.moveTo(message.url);
+      break;
+    case "chat":
+      if (state.code) chat.add(message);
+      break;
+    case "left":
+      // Left before its game began, a room keeps no seat: nothing to come back to.
+      if (state.room && state.room.code === message.code && state.room.status === "open") saveSeat(message.code, null);
       break;
     case "live_table":
       if (state.screen instanceof GameScreen) state.screen.liveTable(message);
@@ -179,7 +192,8 @@ function route() {
   if (room) {
     const code = room[1].toUpperCase();
     if (state.code === code) show();
-    else if (savedSeats()[code] || state.name) joinRoom(code);
+    // The invite's page stays up over a change of language (its name field gives the page a name).
+    else if (savedSeats()[code] || (state.name && state.prompted !== code)) joinRoom(code);
     else showNamePrompt(code);
   } else if (replay) {
     leaveScreen();
@@ -214,9 +228,12 @@ function leaveScreen() {
 
 async function leaveRoom() {
   const code = state.code;
+  // Before its game began, leaving frees the seat: its token leads nowhere.
+  if (state.room && state.room.status === "open") saveSeat(code, null);
   state.code = null;
   state.room = null;
   state.game = null;
+  chat.leave();
   leaveScreen();
   if (code && state.connection && state.connection.status === "online") await state.connection.request({ type: "leave_room" });
 }
@@ -257,7 +274,7 @@ function show() {
     state.screen.render();
   } else {
     leaveScreen();
-    showRoom(app, state, { header, request, showError, goHome });
+    showRoom(app, state, { header, request, showError, goHome, playBots: () => startBotGame(1, "easy", 120) });
   }
   showStatus();
 }
@@ -303,22 +320,59 @@ function header(...middle) {
         await setLanguage(event.target.value, { remember: true });
         translateDefaultName(oldDefault);
         refresh();
+        chat.refresh();
       },
     },
     Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language(), title: name }, SHORT_NAMES[code])),
   );
   // Switches say what they switch under their symbol (phones show no tooltips); pressed means on.
-  const toggle = (symbol, label, title, on, flip) =>
-    h("button", { class: "switch", "aria-pressed": String(on), title, "aria-label": title, onclick: () => (flip(), saveSettings(), refresh()) }, symbol, h("span", { class: "label", "aria-hidden": "true" }, label));
-  const cards = toggle(icon("cards"), t("switch_cards"), t(settings.cards ? "show_tiles" : "show_cards"), settings.cards, () => (settings.cards = !settings.cards));
-  const sound = toggle(icon(settings.muted ? "muted" : "sound"), t("switch_sound"), t(settings.muted ? "sound_on" : "sound_off"), !settings.muted, () => (settings.muted = !settings.muted));
+  const toggle = (id, symbol, label, title, on, flip) =>
+    h("button", { class: "switch", id, "aria-pressed": String(on), title, "aria-label": title, onclick: () => (flip(), saveSettings(), refresh()) }, symbol, h("span", { class: "label", "aria-hidden": "true" }, label));
+  const cards = toggle("cards-switch", icon("cards"), t("switch_cards"), t(settings.cards ? "show_tiles" : "show_cards"), settings.cards, () => (settings.cards = !settings.cards));
+  const sound = toggle("sound-switch", icon(settings.muted ? "muted" : "sound"), t("switch_sound"), t(settings.muted ? "sound_on" : "sound_off"), !settings.muted, () => (settings.muted = !settings.muted));
   return h(
     "header",
     { class: "top" },
-    h("a", { class: "brand", href: "/", onclick: (event) => (event.preventDefault(), navigate("/")) }, h("span", { class: "logo" }, "R"), "tilerummy"),
+    h("a", { class: "brand", href: "/", "aria-label": t("home"), onclick: (event) => (event.preventDefault(), leaveAsked()) }, h("span", { class: "logo" }, "R"), "tilerummy"),
     h("div", { class: "middle" }, middle),
-    h("div", { class: "tools" }, cards, sound, languages),
+    h("div", { class: "tools" }, cards, sound, state.code && state.room ? chat.button() : null, languages),
   );
+}
+
+// The logo leads home; from a game being played it asks first, saying the seat is kept.
+function leaveAsked() {
+  const game = state.game;
+  const playing = state.code && game && !game.result && state.role === "player" && game.rack !== null;
+  if (!playing) {
+    navigate("/");
+    return;
+  }
+  if (document.getElementById("leave-dialog")) return;
+  const grace = (state.room && state.room.options && state.room.options.grace_seconds) ?? 30;
+  const close = () => {
+    overlay.remove();
+    document.removeEventListener("keydown", onKey);
+  };
+  const onKey = (event) => event.key === "Escape" && (event.stopPropagation(), close());
+  const overlay = h(
+    "div",
+    { class: "overlay help-overlay leave-overlay", onclick: (event) => event.target === overlay && close() },
+    h(
+      "div",
+      { class: "dialog leave-dialog", id: "leave-dialog", role: "alertdialog", "aria-modal": "true", "aria-labelledby": "leave-title", "aria-describedby": "leave-text" },
+      h("h2", { id: "leave-title" }, t("leave_title")),
+      h("p", { id: "leave-text" }, t("leave_text", { seconds: grace })),
+      h(
+        "div",
+        { class: "buttons" },
+        h("button", { class: "primary", id: "leave-stay", onclick: close }, t("leave_stay")),
+        h("button", { class: "secondary", id: "leave-go", onclick: () => (close(), navigate("/")) }, t("leave_go")),
+      ),
+    ),
+  );
+  document.addEventListener("keydown", onKey, true);
+  document.body.append(overlay);
+  overlay.querySelector("#leave-stay").focus();
 }
 
 // A name the page made up ("Player 123") follows the language; a name the player chose stays.
@@ -521,6 +575,7 @@ function showHome() {
         { class: "panel" },
         h("h2", {}, t("lobby_title")),
         h("button", { class: "secondary", id: "quick-match", onclick: quickMatch }, t("quick_match")),
+        h("p", { class: "about muted", id: "quick-match-about" }, t("quick_match_about")),
         lobby,
       ),
       h(
@@ -532,6 +587,7 @@ function showHome() {
     ),
   );
   loadLobby();
+  loadKeptSeats();
   clearInterval(lobbyTimer);
   lobbyTimer = setInterval(() => (document.getElementById("lobby") ? loadLobby() : clearInterval(lobbyTimer)), 5000);
 }
@@ -567,7 +623,7 @@ async function loadLobby() {
           h("span", { class: "code" }, room.code),
           h("span", {}, t("lobby_host", { name: room.host || "?" })),
           h("span", { class: "muted" }, room.status === "open" ? t("lobby_free", { free: room.free_seats, seats: room.seats }) : t("lobby_playing")),
-          room.match ? h("span", { class: "muted lobby-match" }, matchProgress(room.match), " · ", room.match.totals.map((total) => (total > 0 ? `+${total}` : String(total))).join(" / ")) : null,
+          room.match ? h("span", { class: "muted lobby-match" }, matchProgress(room.match), " · ", t("lobby_match_totals", { totals: room.match.totals.map((total) => (total > 0 ? `+${total}` : String(total))).join(" / ") })) : null,
           h(
             "button",
             { class: "secondary", onclick: () => (readName(), navigate(`/r/${room.code}`)) },
@@ -579,9 +635,55 @@ async function loadLobby() {
   );
 }
 
+// The seats this browser keeps (a game left by the logo, a closed tab): each one still running, a way back.
+async function loadKeptSeats() {
+  const codes = Object.keys(savedSeats());
+  if (!codes.length) return;
+  const rooms = [];
+  await Promise.all(
+    codes.map(async (code) => {
+      try {
+        const response = await fetch(`/api/rooms/${encodeURIComponent(code)}`);
+        if (response.status === 404) saveSeat(code, null);
+        if (!response.ok) return;
+        const room = await response.json();
+        if (room.status !== "finished") rooms.push(room);
+      } catch {
+        // Unknown for now: offered again on the next visit.
+      }
+    }),
+  );
+  const home = document.querySelector("main.home");
+  if (!home || !rooms.length || document.getElementById("kept-seats") || state.code) return;
+  rooms.sort((a, b) => (a.status === b.status ? a.code.localeCompare(b.code) : a.status === "playing" ? -1 : 1));
+  home.querySelector(".hero").after(
+    h(
+      "section",
+      { class: "panel primary kept", id: "kept-seats" },
+      h("h2", {}, t("kept_title")),
+      h(
+        "ul",
+        { class: "kept-list" },
+        rooms.map((room) =>
+          h(
+            "li",
+            {},
+            h("span", { class: "code" }, room.code),
+            h("span", {}, room.status === "playing" ? t("kept_playing", { name: room.host || "?" }) : t("kept_open", { name: room.host || "?" })),
+            h("button", { class: "primary", dataset: { code: room.code }, onclick: () => navigate(`/r/${room.code}`) }, t("kept_back")),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+// An invite link opened for the first time: whose room it is, its players and rules, then the name to join with.
 function showNamePrompt(code) {
   leaveScreen();
   connect();
+  state.prompted = code;
+  const about = h("div", { class: "invite-about", id: "invite-about" });
   app.replaceChildren(
     header(),
     h(
@@ -591,10 +693,45 @@ function showNamePrompt(code) {
         "section",
         { class: "panel primary" },
         h("h2", {}, t("join_room_title", { code })),
+        about,
         nameField(),
-        h("button", { id: "join-invite", class: "big", onclick: () => (readName(), joinRoom(code)) }, t("join")),
+        h("button", { id: "join-invite", class: "big", onclick: () => ((state.prompted = null), readName(), joinRoom(code)) }, t("join")),
       ),
     ),
+  );
+  describeInvite(code, about);
+}
+
+async function describeInvite(code, box) {
+  let room;
+  try {
+    const response = await fetch(`/api/rooms/${encodeURIComponent(code)}`);
+    if (!response.ok) {
+      box.replaceChildren(h("p", { class: "muted" }, t(response.status === 404 ? "error_no_such_room" : "invite_unknown")));
+      return;
+    }
+    room = await response.json();
+  } catch {
+    return;
+  }
+  const free = room.seats.filter((seat) => seat.kind === "person" && seat.name === null).length;
+  box.replaceChildren(
+    h("p", { class: "invite-host", id: "invite-host" }, t("invite_from", { name: room.host || "?" })),
+    h(
+      "ul",
+      { class: "seats", id: "invite-seats" },
+      room.seats.map((seat) =>
+        h(
+          "li",
+          {},
+          h("span", { class: `dot ${seat.connected ? "on" : ""}`, "aria-hidden": "true" }),
+          seat.kind === "bot" ? [icon("bot"), playerName(seat.name, seat)] : seat.name ? seat.name : h("em", { class: "muted" }, t("free_seat")),
+          seat.name && seat.name === room.host ? h("span", { class: "badge" }, t("host")) : null,
+        ),
+      ),
+    ),
+    rulesSummary(room.rules, room.options),
+    h("p", { class: "muted", id: "invite-status" }, room.status === "open" && free > 0 ? t("waiting_players", { n: free }) : t("invite_watch")),
   );
 }
 

@@ -90,6 +90,8 @@ export class Connection {
         return;
       }
       this.name = welcome.name;
+      // The server's limits (the chat's length and pace among them).
+      this.limits = welcome.limits || null;
       if (this.moving) this.status = "online";
       this.moving = false;
       this.setStatus("online");

@@ -4,7 +4,7 @@ import { playerName } from "./game.js";
 import { t } from "./i18n.js";
 import { h, icon, toast } from "./ui.js";
 
-function rulesSummary(rules, options) {
+export function rulesSummary(rules, options) {
   const items = [
     t("rule_turn", { seconds: rules.turn_seconds == null ? t("no_limit") : t("seconds", { n: rules.turn_seconds }) }),
     t(rules.initial_meld_strict ? "rule_meld_strict" : "rule_meld", { points: rules.initial_meld_points }),
@@ -19,7 +19,38 @@ function rulesSummary(rules, options) {
   return h("ul", { class: "rules" }, items.map((item) => h("li", {}, item)));
 }
 
-export function showRoom(app, state, { header, request, showError, goHome }) {
+// When this page began waiting in a room that starts by itself, by room code.
+const waitingSince = new Map();
+let waitTimer = null;
+
+// A public room that starts by itself (quick match's) waits for anyone: it says what will happen, counts
+// the wait, and offers a game against the computer meanwhile.
+function quickMatchWait(room, freePeople, playBots) {
+  if (!room.options.auto_start || !room.options.public || room.status !== "open" || freePeople === 0) {
+    clearInterval(waitTimer);
+    return null;
+  }
+  if (!waitingSince.has(room.code)) waitingSince.set(room.code, Date.now());
+  const clock = h("span", { class: "chip wait-clock", id: "wait-clock" }, "0:00");
+  const tick = () => {
+    const shown = document.getElementById("wait-clock");
+    if (!shown) return clearInterval(waitTimer);
+    const seconds = Math.floor((Date.now() - waitingSince.get(room.code)) / 1000);
+    shown.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  };
+  clearInterval(waitTimer);
+  waitTimer = setInterval(tick, 1000);
+  setTimeout(tick);
+  return h(
+    "div",
+    { class: "quick-wait", id: "quick-wait" },
+    h("p", {}, t("quick_wait_text")),
+    h("p", { class: "wait-line" }, h("span", {}, t("quick_wait_for")), clock),
+    h("button", { class: "secondary", id: "quick-bots", onclick: playBots }, icon("bot"), t("quick_wait_bots")),
+  );
+}
+
+export function showRoom(app, state, { header, request, showError, goHome, playBots }) {
   const room = state.room;
   // The server gives a full link when it knows its public address, else a path on this page's site.
   const link = state.invite || room.invite;
@@ -62,6 +93,7 @@ export function showRoom(app, state, { header, request, showError, goHome }) {
             ),
           ),
         ),
+        quickMatchWait(room, freePeople, playBots),
         rulesSummary(room.rules, room.options),
         state.host
           ? h("button", { id: "start", class: "big", disabled: freePeople > 0, onclick: start }, freePeople > 0 ? t("waiting_players", { n: freePeople }) : t("start_game"))

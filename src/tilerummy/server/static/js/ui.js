@@ -32,6 +32,7 @@ const ICONS = {
   play: '<path d="M7 5l12 7-12 7z" fill="currentColor"/>',
   pause: '<path d="M7 5h3.5v14H7zM13.5 5H17v14h-3.5z" fill="currentColor"/>',
   lock: '<rect x="5" y="10" width="14" height="11" rx="2" fill="currentColor"/><path d="M8 10V7a4 4 0 0 1 8 0v3" stroke="currentColor" stroke-width="2.2" fill="none"/>',
+  chat: '<path d="M4 5h16a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H10l-5 4v-4H4a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1z" fill="currentColor"/>',
   tiles: '<rect x="3" y="4" width="8" height="12" rx="2" fill="none" stroke="currentColor" stroke-width="2"/><rect x="13" y="8" width="8" height="12" rx="2" fill="none" stroke="currentColor" stroke-width="2"/><path d="M6 9h2M16 13h2" stroke="currentColor" stroke-width="2"/>',
 };
 
@@ -126,8 +127,30 @@ export function toast(text, kind = "info") {
   }
   box.textContent = text;
   box.className = `show ${kind}`;
+  placeToast();
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => (box.className = ""), 3500);
+}
+
+// The message shown now goes away (the turn it spoke of is over).
+export function clearToast() {
+  const box = document.getElementById("toast");
+  if (box) box.className = "";
+}
+
+// In a game the message takes its place in the page, between the table and the turn's status, so it
+// covers none of the tiles it speaks of; elsewhere it floats at the top.
+export function placeToast() {
+  const box = document.getElementById("toast");
+  const status = document.querySelector("main.game > .status");
+  if (!box) return;
+  if (status && box.nextElementSibling !== status) status.before(box);
+  else if (!status && box.parentElement !== document.body) document.body.append(box);
+}
+
+// Whether the player asked for less movement (the system's setting).
+export function reducedMotion() {
+  return Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 }
 
 // Short beeps from the Web Audio API: nothing to download, nothing to license.
