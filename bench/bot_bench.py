@@ -3,7 +3,8 @@
 Run: .venv/bin/python bench/bot_bench.py [--games N] [--expert-moves M] [--arena-games G]
 
 Each level plays seeded 4-player games against three greedy bots; only its own
-moves are timed. The expert searches until its budget (2 s by default) is
+moves are timed, each game's from a clean start (the positions bots remember
+from earlier games forgotten). The expert searches until its budget (2 s by default) is
 spent, so its figures show the budget being kept, and it is timed on fewer moves.
 """
 
@@ -16,6 +17,7 @@ import time
 from tilerummy import Game
 from tilerummy.arena import run_arena
 from tilerummy.bots import LEVELS, make_bot
+from tilerummy.bots._positions import forget_positions
 
 
 def figures(samples: list[float]) -> str:
@@ -30,6 +32,7 @@ def figures(samples: list[float]) -> str:
 def move_times(level: str, games: int, most_moves: int) -> list[float]:
     samples: list[float] = []
     for seed in range(games):
+        forget_positions()
         game = Game.new(4, seed=seed)
         bots = [make_bot(level, seed=seed), make_bot("greedy"), make_bot("greedy"), make_bot("greedy")]
         while not game.is_over and len(samples) < most_moves:

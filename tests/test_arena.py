@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import random
@@ -19,6 +20,9 @@ from tilerummy.cli import main
 from tilerummy.errors import TilerummyError
 from tilerummy.records import GameRecord
 from tilerummy.rules import PoolDraws, Rules
+
+#: Games the arena played before its speed-ups (written by ``bench/arena_bench.py --write-fixture``).
+GAMES_BEFORE = Path(__file__).parent / "data" / "arena_games.json"
 
 
 def test_each_deal_is_played_once_per_seat_rotation() -> None:
@@ -290,3 +294,29 @@ def test_arena_draws_per_seat_unless_told_and_its_records_replay(
             assert GameRecord.from_json(path.read_text(encoding="utf-8")).rules.pool_draws is draws
             assert main(["replay", str(path)]) == 0
         capsys.readouterr()
+
+
+def _game_digest(record_text: str) -> dict[str, object]:
+    """A saved game's moves as one digest, with its result (as the fixture holds them)."""
+    data = json.loads(record_text)
+    moves = json.dumps(data["actions"], sort_keys=True, separators=(",", ":"))
+    return {
+        "players": data["players"],
+        "moves": len(data["actions"]),
+        "moves_sha256": hashlib.sha256(moves.encode()).hexdigest(),
+        "result": data["result"],
+    }
+
+
+@pytest.mark.parametrize(
+    "arena", json.loads(GAMES_BEFORE.read_text(encoding="utf-8"))["arenas"], ids=lambda arena: ",".join(arena["bots"])
+)
+def test_the_arena_plays_the_same_games_as_before_its_speed_ups(arena: dict[str, object], tmp_path: Path) -> None:
+    bots, games, seed = arena["bots"], arena["games"], arena["seed"]
+    assert isinstance(bots, list) and isinstance(games, int) and isinstance(seed, int)
+    # Two processes for the mirrored heads-up deals: a deal's games share a process and what it remembers.
+    workers = 2 if len(bots) == 2 else 1
+    report = run_arena(bots, games, seed=seed, workers=workers, save_to=tmp_path)
+    played = [_game_digest(path.read_text(encoding="utf-8")) for path in sorted(tmp_path.glob("*.json"))]
+    assert played == arena["played"]
+    assert report.games == len(played)

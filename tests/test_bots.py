@@ -10,6 +10,7 @@ import pytest
 
 from tilerummy import Draw, Game, Play, Table, TilerummyError
 from tilerummy.bots import LEVELS, make_bot
+from tilerummy.bots._positions import best_play, cannot_open
 from tilerummy.bots.expert import ExpertBot, Search, _Race
 from tilerummy.bots.expert import play_out as play_world_out
 from tilerummy.bots.hard import HardBot
@@ -19,7 +20,7 @@ from tilerummy.bots.win_model import win_probability
 from tilerummy.bots.worlds import Draws, World, deal_world, evidence, unseen_tiles
 from tilerummy.rules import PRESETS, JokerReplacement, PoolExhausted, Rules
 from tilerummy.solver import solve
-from tilerummy.tiles import parse_tiles
+from tilerummy.tiles import Tile, parse_tiles
 
 from .helpers import scenario
 
@@ -324,3 +325,45 @@ def test_hard_draws_without_listing_every_play_when_the_network_prefers_drawing(
 
     monkeypatch.setattr("tilerummy.bots.hard.candidates_of", listing)
     assert HardBot().choose(view).kind == "draw"
+
+
+def test_a_remembered_best_play_is_what_the_solver_gives_whatever_the_racks_order() -> None:
+    rng = random.Random(26)
+    rules = Rules()
+    for _ in range(30):
+        game = Game.new(2, seed=rng.randrange(10**6))
+        for _ in range(rng.randrange(12)):  # some plays on the table, some tiles drawn
+            seat = game.turn
+            game.apply(make_bot("greedy").choose(game.view(seat)))
+            if game.is_over:
+                break
+        for seat in (0, 1):
+            rack = game.rack_tiles(seat)
+            melded = game.melded[seat]
+            expected = solve(rack, game.table, rules=rules, initial_meld_done=melded, fewest_changes=False)
+            assert best_play(rack, game.table, rules, melded=melded) == expected
+            rng.shuffle(rack)
+            assert best_play(rack, game.table, rules, melded=melded) == expected
+
+
+def test_a_rack_too_poor_to_open_is_known_without_a_search() -> None:
+    rng = random.Random(4)
+    faces = sorted({piece.tile for piece in Rules().tile_set.pieces()}, key=lambda tile: tile.sort_key)
+    told = Counter[bool]()
+    for rules in (Rules(), Rules(initial_meld_strict=True), Rules(initial_meld_points=0)):
+        for _ in range(300):
+            rack = rng.choices(faces, k=rng.randrange(1, 22))
+            if Counter(rack) - Counter(dict.fromkeys(faces, 2)):
+                continue  # more copies than the set holds
+            poor = cannot_open(rack, rules)
+            told[poor] += 1
+            if poor:
+                assert solve(rack, "", rules=rules, initial_meld_done=False, fewest_changes=False) is None
+    assert told[True] > 50 and told[False] > 50
+    # Two jokers, or runs that wrap: it cannot tell.
+    assert not cannot_open(parse_tiles("J J R1"), Rules())
+    assert not cannot_open(parse_tiles("R1"), Rules(wrap=True))
+    # Tiles that join no set are worth nothing, whatever their numbers.
+    assert cannot_open(parse_tiles("R13 B11 Y9 K7 R1 B3"), Rules())
+    assert not cannot_open(parse_tiles("R13 B13 Y13"), Rules())
+    assert not cannot_open([Tile.parse("R10"), Tile.parse("R11"), Tile.parse("J")], Rules())

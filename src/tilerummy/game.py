@@ -453,12 +453,14 @@ class Game:
         shared pool; but a seat's k-th draw is the same tile whoever sits there
         and whatever the others did, as long as the shares last.
         """
+        owners = self._pool_owner
+        for piece in pool:
+            if owners[piece] == seat:
+                return piece  # the first of its own share: the shares interleave, so it comes early
         players = len(self.players)
         shares: list[list[Piece]] = [[] for _ in range(players)]
         for piece in pool:
-            shares[self._pool_owner[piece]].append(piece)
-        if shares[seat]:
-            return shares[seat][0]
+            shares[owners[piece]].append(piece)
         largest = max(range(players), key=lambda owner: (len(shares[owner]), -((owner - seat) % players)))
         return shares[largest][-1]
 

@@ -98,6 +98,44 @@ def judge_play(
 
     :raises IllegalPlay: naming the first rule the play breaks.
     """
+    key: tuple[Table, Table, Rules, bool] | None = None
+    if isinstance(after, Table):
+        key = (before, after, rules, melded)
+        try:
+            known = _JUDGED.get(key)
+        except TypeError:  # a table holding what no set holds: judged below, and refused
+            key, known = None, None
+        if known is not None:
+            # Judged legal before: only whether this rack holds the tiles added is left to check.
+            _check_held(known.from_rack, rack)
+            return JudgedPlay(known.table, Counter(known.from_rack), known.meld_value)
+    judged = _judge_play(before, after, rack, rules, melded=melded)
+    if key is not None:
+        if len(_JUDGED) >= _JUDGED_MOST:
+            _JUDGED.clear()
+        _JUDGED[key] = judged
+    return JudgedPlay(judged.table, Counter(judged.from_rack), judged.meld_value)
+
+
+#: Legal plays judged lately, by the table before, the table after, the rules and
+#: whether the seat had melded. The same play is often judged twice (by the solver
+#: that found it, then by the game it is made in), and again in games that replay
+#: a position; whether the rack holds the tiles is the only check that depends on more.
+_JUDGED: dict[tuple[Table, Table, Rules, bool], JudgedPlay] = {}
+_JUDGED_MOST = 2048
+
+
+def _check_held(added: Counter[Tile], rack: Sequence[Tile]) -> None:
+    not_held = _beyond(added, Counter(rack))
+    if not_held:
+        raise IllegalPlay(
+            Reason.NOT_IN_RACK,
+            f"{_some(not_held)} {_is_or_are(not_held)} neither on the table nor in your rack",
+        )
+
+
+def _judge_play(before: Table, after: Table | str, rack: Sequence[Tile], rules: Rules, *, melded: bool) -> JudgedPlay:
+    """Every check of :func:`judge_play`, in its order."""
     after = read_table(after, rules)
     old_tiles, new_tiles = before.tiles(), after.tiles()
     missing = _beyond(old_tiles, new_tiles)
@@ -107,12 +145,7 @@ def judge_play(
             f"{_some(missing)} {_was_or_were(missing)} on the table and must stay there",
         )
     added = _beyond(new_tiles, old_tiles)
-    not_held = _beyond(added, Counter(rack))
-    if not_held:
-        raise IllegalPlay(
-            Reason.NOT_IN_RACK,
-            f"{_some(not_held)} {_is_or_are(not_held)} neither on the table nor in your rack",
-        )
+    _check_held(added, rack)
     if not added:
         raise IllegalPlay(
             Reason.NOTHING_PLAYED,

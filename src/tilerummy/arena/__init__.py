@@ -22,7 +22,7 @@ from ..bots import LEVELS
 from ..bots.network import load_weights
 from ..errors import TilerummyError
 from ..rules import PoolDraws, Rules
-from .games import GameOutcome, GameSpec, play, record_path, schedule
+from .games import GameOutcome, GameSpec, play, play_deal, record_path, schedule
 from .pairs import deal_score
 from .report import ArenaReport, BotReport, summarise
 from .sprt import Sprt, SprtHypotheses
@@ -97,8 +97,11 @@ def _play_all(specs: list[GameSpec], workers: int, progress: Progress | None) ->
     if workers == 1:
         return _collect(map(play, specs), len(specs), progress)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        chunk = max(1, min(8, len(specs) // (workers * 8)))
-        return _collect(pool.map(play, specs, chunksize=chunk), len(specs), progress)
+        # Whole deals to a process (specs come deal by deal): a deal's games meet
+        # the same positions, which the bots remember (see bots._positions).
+        rotations = len(specs[0].seats)
+        deals = max(1, min(8 // rotations, len(specs) // (rotations * workers * 8)))
+        return _collect(pool.map(play, specs, chunksize=deals * rotations), len(specs), progress)
 
 
 def _collect(results: Iterable[GameOutcome], total: int, progress: Progress | None) -> list[GameOutcome]:
@@ -139,20 +142,24 @@ def _play_until_decided(
             if test.verdict is not None:
                 break
         return judged
+    deals = [tuple(specs[start : start + rotations]) for start in range(0, len(specs), rotations)]
+    # Keep each process busy with a deal in hand, and one more, so that few
+    # games are played for nothing once the test decides; a deal's games go
+    # to one process, which remembers the positions they share.
+    in_hand = workers + 1
     pool = ProcessPoolExecutor(max_workers=workers)
     try:
-        waiting = iter(specs)
-        running: set[Future[GameOutcome]] = set()
+        waiting = iter(deals)
+        running: set[Future[list[GameOutcome]]] = set()
         while test.verdict is None:
-            # Keep each process busy with a game or two in hand, and no more, so
-            # that few games are played for nothing once the test decides.
-            for spec in itertools.islice(waiting, 2 * workers - len(running)):
-                running.add(pool.submit(play, spec))
+            for deal in itertools.islice(waiting, in_hand - len(running)):
+                running.add(pool.submit(play_deal, deal))
             if not running:
                 break
             done, running = wait(running, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=lambda future: future.result().index):
-                judge(future.result())
+            for future in sorted(done, key=lambda future: future.result()[0].index):
+                for outcome in future.result():
+                    judge(outcome)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return judged

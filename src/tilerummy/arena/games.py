@@ -65,6 +65,12 @@ def record_path(directory: str, index: int) -> Path:
     return Path(directory) / f"game-{index:05d}.json"
 
 
+def play_deal(specs: tuple[GameSpec, ...]) -> list[GameOutcome]:
+    """Play a deal's games, one after the other, in one process (where the
+    bots remember the positions the deal's other games met)."""
+    return [play(spec) for spec in specs]
+
+
 def play(spec: GameSpec) -> GameOutcome:
     """Play one game to the end. Each bot's own seed depends on the deal and the
     seat, so a game replays the same whatever process runs it."""

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..game import Action, PlayerView
-from ..solver import solve
 from ._common import own_rack, play_or_draw
+from ._positions import best_play
 
 
 class GreedyBot:
@@ -20,7 +20,5 @@ class GreedyBot:
 
     def choose(self, view: PlayerView) -> Action:
         assert view.seat is not None
-        found = solve(
-            own_rack(view), view.table, rules=view.rules, initial_meld_done=view.melded[view.seat], fewest_changes=False
-        )
+        found = best_play(own_rack(view), view.table, view.rules, melded=view.melded[view.seat])
         return play_or_draw(view, None if found is None else found.table)

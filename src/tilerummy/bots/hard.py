@@ -13,8 +13,8 @@ as it can.
 from __future__ import annotations
 
 from ..game import Action, PlayerView
-from ..solver import solve
 from ._common import own_rack, play_or_draw
+from ._positions import best_play
 from .network import DRAW, Candidate, PolicyNetwork, candidate_features, candidates_of, choose_index, shipped_network
 
 
@@ -35,7 +35,7 @@ class HardBot:
         assert view.seat is not None
         if view.melded[view.seat]:
             rack = own_rack(view)
-            best = solve(rack, view.table, rules=view.rules, initial_meld_done=True, fewest_changes=False)
+            best = best_play(rack, view.table, view.rules, melded=True)
             if best is None:
                 return DRAW
             if len(best.placed) == len(rack):

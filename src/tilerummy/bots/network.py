@@ -30,9 +30,10 @@ from ..env.encoding import legal_plays
 from ..errors import TilerummyError
 from ..game import Action, PlayerView
 from ..melds import Table
-from ..solver import Solution, solve
+from ..solver import Solution
 from ..tiles import Tile
 from ._common import own_rack, play_or_draw, without
+from ._positions import best_play, cannot_open
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -132,6 +133,9 @@ DRAW = Candidate(None, ())
 
 def candidates_of(view: PlayerView, plays: int = PLAYS) -> list[Candidate]:
     """The candidates the network weighs: the environment's plays, then drawing."""
+    assert view.seat is not None
+    if not view.melded[view.seat] and cannot_open(own_rack(view), view.rules):
+        return [DRAW]  # what the environment would offer: no play, no search
     found: Sequence[Solution] = legal_plays(view, plays)
     return [*(Candidate(play.table, play.placed) for play in found), DRAW]
 
@@ -195,7 +199,7 @@ def _next_playable(rack: Sequence[Tile], table: Table, view: PlayerView, *, meld
     """How many of ``rack`` one play could place on ``table`` (an opening, if the seat has not opened)."""
     if not rack:
         return 0
-    found = solve(rack, table, rules=view.rules, initial_meld_done=melded, fewest_changes=False)
+    found = best_play(rack, table, view.rules, melded=melded)
     return 0 if found is None else len(found.placed)
 
 

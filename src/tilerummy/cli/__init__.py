@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import TilerummyError
-from . import analyse, arena, check, cluster, demo, play, replay, rules, score, serve, solve, verify
+from . import analyse, arena, check, cluster, demo, play, puzzle, replay, rules, score, serve, solve, verify
 from ._common import Parser
 
 __all__ = ["main"]
@@ -46,6 +46,6 @@ def build_parser() -> Parser:
     )
     parser.add_argument("--version", action="version", version=f"tilerummy {__version__}")
     commands = parser.add_subparsers(title="commands", dest="command", parser_class=Parser)
-    for command in (check, score, replay, analyse, verify, rules, solve, demo, play, arena, serve, cluster):
+    for command in (check, score, replay, analyse, verify, rules, solve, puzzle, demo, play, arena, serve, cluster):
         command.register(commands)
     return parser
