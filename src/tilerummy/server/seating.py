@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..fairness import new_salt, new_seed
+from ..ratings import BOT_RATINGS
 from .gate import CLOSE_REPLACED, limited_per_address
 from .limits import TokenBucket
 from .members import Member, RoomRuntime, joined, refusal
@@ -26,6 +27,7 @@ from .protocol import (
     SeatSpec,
     StartGame,
 )
+from .rated_games import start_work
 from .rooms import Room, RoomError, Seat, new_room_code, new_token
 from .store import Change, NewGame, StoreError
 
@@ -65,7 +67,7 @@ class Seating:
         room = Room.create(await self._new_code(), message, token, member.name, now)
         # Told, not silent: a connection is in one room at a time.
         await self.leave(member, explicit=True, reply_to=None, quiet=member.room is None)
-        seat = room.take_seat(member.name, token, now) if room.free_seat() is not None else None
+        seat = room.take_seat(member.name, token, now, member.profile_id) if room.free_seat() is not None else None
         hub.rooms[room.code] = room
         hub.runtime[room.code] = RoomRuntime(creator_address=member.address)
         try:
@@ -141,7 +143,7 @@ class Seating:
                     self._replace(room, seat)
             elif role == "player":
                 given_token = chosen or new_token()
-                seat = room.take_seat(member.name, given_token, self.hub.clock())
+                seat = room.take_seat(member.name, given_token, self.hub.clock(), member.profile_id)
                 try:
                     await self.save_room(room)
                 except StoreError:
@@ -182,7 +184,7 @@ class Seating:
             type="create_room",
             id=message.id,
             seats=[SeatSpec(kind="person"), SeatSpec(kind="person")],
-            options=RoomOptions(auto_start=True),
+            options=RoomOptions(auto_start=True, rated=True),
         )
         await self.on_create(member, request)
 
@@ -297,18 +299,22 @@ class Seating:
         room.check_can_start()
         previous = (room.game, room.game_id, room.games_played, room.status, room.fairness, room.match_scores)
         now = hub.clock()
+        rated = room.rated_seats(BOT_RATINGS)
         header = room.start_game(new_seed(), now, new_salt())
         assert room.game_id is not None
+        room.rated_game = rated is not None
         try:
             await hub.write(
                 Change(
                     room=(room.code, room.status, room.to_data(), now),
                     new_game=NewGame(room.game_id, room.code, header, now),
+                    also=() if rated is None else (start_work(room.game_id, rated),),
                 ),
                 room=room.code,
             )
         except StoreError:
             room.game, room.game_id, room.games_played, room.status, room.fairness, room.match_scores = previous
+            room.rated_game = False
             raise
         hub.tell.room(room)
         room.seq += 1
