@@ -162,7 +162,8 @@ class ThreadedServer(LoopbackServer):
 class Client:
     """A WebSocket client that keeps every message it receives."""
 
-    def __init__(self, server: LoopbackServer, name: str) -> None:
+    def __init__(self, server: LoopbackServer, name: str, *, key: str | None = None) -> None:
+        """``key``: a profile's device key, said in hello (the client then plays as the profile)."""
         # Entered as a context manager, the way websockets wants a connection held.
         self.connection: ClientConnection = connect(server.ws_url, open_timeout=WAIT, max_size=2**22).__enter__()
         self.received: list[Message] = []
@@ -172,8 +173,9 @@ class Client:
         self.token: str | None = None
         self.seat: int | None = None
         self.code: str | None = None
-        self.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name})
-        self.wait_for(lambda message: message["type"] == "welcome")
+        hello: Message = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name}
+        self.send(hello if key is None else {**hello, "key": key})
+        self.welcome = self.wait_for(lambda message: message["type"] == "welcome")
 
     def send(self, message: Message) -> None:
         self.connection.send(json.dumps(message))

@@ -17,7 +17,8 @@ Routes (the browser client will be served under ``/``):
 - ``POST /api/profiles``, ``POST /api/sign-in``, ``GET /api/me`` and the rest of
   :mod:`.profile_routes`: players' profiles
 - ``WS /ws``: the game protocol (``docs/protocol.md``)
-- ``GET /``, ``GET /r/{code}`` (an invite link) and ``GET /replay/{game_id}``: the page for browsers
+- ``GET /``, ``GET /r/{code}`` (an invite link), ``GET /replay/{game_id}``, ``GET /leaderboard`` and
+  ``GET /players/{name}``: the page for browsers
 - ``GET /static/...``: the browser client's files
 """
 
@@ -54,8 +55,7 @@ from .gate import Gate
 from .hub import Hub
 from .limits import ServerLimits
 from .loop_monitor import KEPT_SECONDS, LoopMonitor
-from .profile_routes import PROFILE_ROUTES, ProfileService
-from .profile_store import ProfileStore
+from .profile_routes import PROFILE_ROUTES
 from .protocol import PROTOCOL_VERSION, json_schema
 from .public_address import PublicAddress
 from .security_headers import SecurityHeaders
@@ -305,6 +305,8 @@ ROUTES = [
     Route("/", page),
     Route("/r/{code}", page),
     Route("/replay/{game_id}", page),
+    Route("/leaderboard", page),
+    Route("/players/{name}", page),
     # The browser client's files, shipped in the package.
     Mount("/static", ClientFiles(packages=[("tilerummy.server", "static")]), name="static"),
 ]
@@ -341,7 +343,7 @@ def create_app(
         app.state.cluster = node
         app.state.router = node.router if node is not None else hub
         app.state.analyses = Analyses()
-        app.state.profiles = ProfileService(ProfileStore(opened, clock), clock)
+        app.state.profiles = hub.profiles
         app.state.gate = gate = Gate(settings.limits)
         app.state.public = settings.public
         sweeper = asyncio.ensure_future(_sweep(hub, gate))

@@ -59,6 +59,9 @@ class Hello(_Request):
     type: Literal["hello"]
     protocol: int
     name: str
+    #: A profile's device key (``docs/protocol.md#profiles``): the player plays as that profile,
+    #: under its name, and its games may be rated.
+    key: str | None = Field(default=None, max_length=100)
 
     _name = field_validator("name")(_clean_name)
 
@@ -86,6 +89,10 @@ class RoomOptions(ProtocolModel):
     stand_in_level: str = Field(default="greedy", max_length=20, description="the bot level that stands in")
     auto_start: bool = Field(default=False, description="start as soon as every seat is taken")
     hints: bool = Field(default=False, description="players may ask for the solver's suggestion on their turn")
+    rated: bool = Field(
+        default=False,
+        description="its games change the players' ratings, when every person seat is a profile and the rules are standard",
+    )
 
 
 class CreateRoom(_Request):

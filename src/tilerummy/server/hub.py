@@ -37,6 +37,8 @@ from .clock import Clock, LoopTimers, Timers, wall_clock
 from .limits import ServerLimits
 from .members import Member, Outbox, RoomRuntime, refusal, room_of
 from .placement import LocalPlacement, Placement
+from .profile_routes import ProfileService
+from .profile_store import ProfileStore
 from .protocol import (
     PROTOCOL_VERSION,
     BadMessage,
@@ -111,6 +113,7 @@ class Hub:
         self.turns = Turns(self)
         self.bot_turns = BotTurns(self)
         self.chat = Chat(self)
+        self.profiles = ProfileService(ProfileStore(store, clock), clock)
         self._open: dict[type[ClientMessage], OpenHandler] = {Hello: self._hello, Ping: self._ping}
         self._named: dict[type[ClientMessage], Handler] = {
             CreateRoom: self.seating.on_create,
@@ -263,6 +266,9 @@ class Hub:
     async def handle(self, member: Member, message: ClientMessage) -> None:
         """Answer one message; every refusal is an error message, never an exception."""
         kind = type(message)
+        if isinstance(message, Hello) and message.key is not None:
+            await self._hello_with_key(member, message)
+            return
         answer_now = self._open.get(kind)
         if answer_now is not None:
             answer_now(member, message)
@@ -289,12 +295,36 @@ class Hub:
             detail = f"this server speaks protocol {PROTOCOL_VERSION}, not {message.protocol}"
             member.send(refusal("protocol_version", detail, message.id))
             return
+        if message.key is None:
+            # A guest (again): no profile.
+            member.profile_id, member.key = None, None
         member.name = message.name
+        profile = None if member.profile_id is None else {"id": member.profile_id, "name": message.name}
         member.send(
             Welcome(
-                server=f"tilerummy {__version__}", name=message.name, limits=self.limits.message(), reply_to=message.id
+                server=f"tilerummy {__version__}",
+                name=message.name,
+                limits=self.limits.message(),
+                profile=profile,
+                reply_to=message.id,
             )
         )
+
+    async def _hello_with_key(self, member: Member, message: Hello) -> None:
+        """Hello as a profile: the player plays under the profile's name, and may play rated games."""
+        assert message.key is not None
+        key = message.key
+        attempts = self.profiles.key_failures
+        if not attempts.left(member.address):
+            member.send(refusal("too_many_attempts", "too many attempts from here: wait a minute", message.id))
+            return
+        profile = await self.read(lambda: self.profiles.profiles.by_key(key))
+        if profile is None:
+            attempts.allow(member.address)
+            member.send(refusal("bad_key", "this key belongs to no profile: sign in again", message.id))
+            return
+        member.profile_id, member.key = profile.id, key
+        self._hello(member, message.model_copy(update={"name": profile.name}))
 
     def _ping(self, member: Member, message: Ping) -> None:
         member.send(Pong(now=self.clock(), reply_to=message.id))

@@ -40,6 +40,10 @@ class Member:
     #: as when the hub is driven in-process).
     address: str = ""
     name: str | None = None
+    #: The profile the member signed in as (its id), and the key it signed in with (sent on
+    #: when a cluster relays the member to its room's process).
+    profile_id: str | None = None
+    key: str | None = None
     room: Room | None = None
     seat: int | None = None
     host: bool = False

@@ -15,16 +15,19 @@ import asyncio
 import json
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..ratings import PROVISIONAL_GAMES
 from .gate import limited_per_address
 from .limits import TokenBucket
 from .profile_store import ProfileStore
 from .profiles import Profile, ProfileError
+from .rated_games import bots, history, leaderboard, standing
+from .store import Statement
 
 T = TypeVar("T")
 #: A request's body at most (a name or a code is a few dozen bytes).
@@ -218,16 +221,43 @@ async def sign_in(request: Request) -> Response:
 
 
 async def public_profile(request: Request) -> Response:
+    """A profile's page: its rating, its record and every rated game with its replay."""
     service = _service(request)
     name = str(request.path_params["name"])
     profile = await service.run(lambda: service.profiles.by_name(name))
     if profile is None:
         return _error(404, "no_such_profile", "no profile has this name")
-    return JSONResponse({"profile": profile.to_dict()})
+    found = profile
+
+    def read(sql: Statement) -> dict[str, Any]:
+        return {"standing": standing(sql, found.id).to_dict(), "games": history(sql, found.id)}
+
+    ratings = await service.run(lambda: service.profiles.store.transact(read))
+    return JSONResponse({"profile": profile.to_dict(), **ratings})
+
+
+async def leaderboard_route(request: Request) -> Response:
+    """The players with a settled rating, best first; the bots' ratings; and, with a key, yours."""
+    service = _service(request)
+    you = None
+    if request.headers.get("authorization"):
+        profile = await _signed_in(request)
+        if isinstance(profile, JSONResponse):
+            return profile
+        you = profile
+
+    def read(sql: Statement) -> dict[str, Any]:
+        answer: dict[str, Any] = {"players": leaderboard(sql), "bots": bots(), "provisional_games": PROVISIONAL_GAMES}
+        if you is not None:
+            answer["you"] = {"profile": you.to_dict(), **standing(sql, you.id).to_dict()}
+        return answer
+
+    return JSONResponse(await service.run(lambda: service.profiles.store.transact(read)))
 
 
 PROFILE_ROUTES = [
     Route("/api/profiles", create_profile, methods=["POST"]),
+    Route("/api/leaderboard", leaderboard_route),
     Route("/api/profiles/{name}", public_profile),
     Route("/api/sign-in", sign_in, methods=["POST"]),
     Route("/api/me", me),

@@ -139,6 +139,8 @@ class Welcome(_Reply):
     server: str
     name: str
     limits: Limits
+    #: The profile the player plays as, when hello sent its key (``{"id": ..., "name": ...}``).
+    profile: dict[str, str] | None = None
 
 
 class SeatState(ProtocolModel):

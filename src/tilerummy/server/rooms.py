@@ -69,12 +69,14 @@ RequestKey = tuple[int | str, int]
 
 @dataclass(frozen=True, slots=True)
 class SeatTaking:
-    """A person to be seated: the seat, the name (made unique in the room), the token's hash."""
+    """A person to be seated: the seat, the name (made unique in the room), the token's hash,
+    and the profile the person plays as (None: a guest)."""
 
     index: int
     name: str
     token_hash: str
     seated_at: float
+    profile: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +130,8 @@ class Seat:
     level: str | None = None
     name: str | None = None
     token_hash: str | None = None
+    #: The profile of the person in the seat (None: a guest, or a bot).
+    profile: str | None = None
     #: When the person took the seat: the longest seated becomes host when the host is gone.
     seated_at: float = 0.0
     # Not stored: who is connected now. After a restart everyone is away until they come back.
@@ -140,13 +144,20 @@ class Seat:
             "level": self.level,
             "name": self.name,
             "token_hash": self.token_hash,
+            "profile": self.profile,
             "seated_at": self.seated_at,
         }
 
     @classmethod
     def from_data(cls, index: int, data: dict[str, Any], now: float) -> Seat:
         seat = cls(
-            index, data["kind"], data.get("level"), data.get("name"), data.get("token_hash"), data.get("seated_at", 0.0)
+            index,
+            data["kind"],
+            data.get("level"),
+            data.get("name"),
+            data.get("token_hash"),
+            data.get("profile"),
+            data.get("seated_at", 0.0),
         )
         if seat.kind == "person" and seat.name is not None:
             seat.away_since = now
@@ -180,6 +191,8 @@ class Room:
     match_scores: list[list[int]] = field(default_factory=list)
     seq: int = 0
     muted: set[str] = field(default_factory=set)
+    #: Whether the game in the room changes its players' ratings (decided when it starts).
+    rated_game: bool = False
     # Not stored: the sequence number of the game's last change (a request made against an
     # older one is stale), and each seat's last answers (a request sent again gets its first).
     game_seq: int = 0
@@ -224,19 +237,51 @@ class Room:
                 seat.name = room.unique_name(f"{seat.level} bot {index + 1}".capitalize())
         return room
 
+    # --- Ratings -----------------------------------------------------------
+
+    def rated_seats(self, rated_levels: Container[str]) -> list[dict[str, str]] | None:
+        """Who sits where, for rating the game about to start: ``{"profile": id}`` or
+        ``{"bot": level}`` per seat; None when the game is not to be rated (the room is not
+        rated, a person seat holds a guest, a bot's level is not in ``rated_levels`` (it has no
+        published rating), or the rules are not the standard ones: one rating pool,
+        ``docs/ratings.md``)."""
+        if not self.options.rated or self.rules != Rules.preset("standard"):
+            return None
+        seats: list[dict[str, str]] = []
+        for seat in self.seats:
+            if seat.kind == "bot" and seat.level is not None:
+                if seat.level not in rated_levels:
+                    return None
+                seats.append({"bot": seat.level})
+            elif seat.profile is not None:
+                seats.append({"profile": seat.profile})
+            else:
+                return None
+        return seats if any("profile" in seat for seat in seats) else None
+
+    def abandoned_seats(self, now: float) -> tuple[int, ...]:
+        """The person seats whose player has been away past the grace period (a bot stands in)
+        as the game ends: in a rated game, a loss."""
+        grace = self.options.grace_seconds
+        return tuple(
+            seat.index
+            for seat in self.seats
+            if seat.kind == "person" and seat.away_since is not None and now - seat.away_since >= grace
+        )
+
     # --- Seats -------------------------------------------------------------
 
     def free_seat(self) -> Seat | None:
         return next((seat for seat in self.seats if seat.kind == "person" and seat.name is None), None)
 
-    def take_seat(self, name: str, token: str, now: float = 0.0) -> Seat:
+    def take_seat(self, name: str, token: str, now: float = 0.0, profile: str | None = None) -> Seat:
         """Seat a person in the first free person seat.
 
         :raises RoomError: when the game has begun or every seat is taken.
         """
-        return self.seat(self.plan_seat(name, token, now))
+        return self.seat(self.plan_seat(name, token, now, profile))
 
-    def plan_seat(self, name: str, token: str, now: float = 0.0) -> SeatTaking:
+    def plan_seat(self, name: str, token: str, now: float = 0.0, profile: str | None = None) -> SeatTaking:
         """The seat a person would take, and as whom, the room left as it is.
 
         :raises RoomError: when the game has begun or every seat is taken.
@@ -244,19 +289,20 @@ class Room:
         self.check_seat_free()
         seat = self.free_seat()
         assert seat is not None
-        return SeatTaking(seat.index, self.unique_name(name), hash_token(token), now)
+        return SeatTaking(seat.index, self.unique_name(name), hash_token(token), now, profile)
 
     def seat(self, seating: SeatTaking) -> Seat:
         """Seat the person as planned (:meth:`plan_seat`)."""
         seat = self.seats[seating.index]
         seat.name, seat.token_hash, seat.seated_at = seating.name, seating.token_hash, seating.seated_at
+        seat.profile = seating.profile
         return seat
 
     def data_after_seating(self, seating: SeatTaking) -> dict[str, Any]:
         """The room as stored once the person planned is seated."""
         data = self.to_data()
         data["seats"][seating.index].update(
-            name=seating.name, token_hash=seating.token_hash, seated_at=seating.seated_at
+            name=seating.name, token_hash=seating.token_hash, seated_at=seating.seated_at, profile=seating.profile
         )
         return data
 
@@ -276,6 +322,7 @@ class Room:
         """Give a person seat back before the game begins."""
         seat.name = None
         seat.token_hash = None
+        seat.profile = None
         seat.seated_at = 0.0
         seat.connections = 0
         seat.away_since = None
@@ -449,6 +496,7 @@ class Room:
             "match_scores": self.match_scores,
             "seq": self.seq,
             "muted": sorted(self.muted),
+            "rated_game": self.rated_game,
         }
 
     @classmethod
@@ -468,4 +516,5 @@ class Room:
             match_scores=[list(scores) for scores in data.get("match_scores", [])],
             seq=data.get("seq", 0),
             muted=set(data.get("muted", [])),
+            rated_game=data.get("rated_game", False),
         )

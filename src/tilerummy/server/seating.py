@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..fairness import new_salt, new_seed
+from ..ratings import BOT_RATINGS
 from .broadcast import Broadcast
 from .clock import Clock
 from .gate import CLOSE_REPLACED, limited_per_address
@@ -29,6 +30,7 @@ from .protocol import (
     SeatSpec,
     StartGame,
 )
+from .rated_games import start_work
 from .room_core import Began, Begin, Refused, apply, decide
 from .rooms import Room, RoomError, Seat, new_room_code, new_token
 from .store import Change, NewGame, StoreError
@@ -85,7 +87,7 @@ class Seating:
         room = Room.create(await self._new_code(), message, token, member.name, now)
         # Told, not silent: a connection is in one room at a time.
         await self.leave(member, explicit=True, reply_to=None, quiet=member.room is None)
-        seat = room.take_seat(member.name, token, now) if room.free_seat() is not None else None
+        seat = room.take_seat(member.name, token, now, member.profile_id) if room.free_seat() is not None else None
         hub.rooms[room.code] = room
         hub.runtime[room.code] = RoomRuntime(creator_address=member.address)
         try:
@@ -163,7 +165,7 @@ class Seating:
                 given_token = chosen or new_token()
                 now = self.hub.clock()
                 # Stored first, then seated: a write that fails leaves the seat free.
-                taking = room.plan_seat(member.name, given_token, now)
+                taking = room.plan_seat(member.name, given_token, now, member.profile_id)
                 data = room.data_after_seating(taking)
                 await self.hub.write(Change(room=(room.code, room.status, data, now)), room=room.code)
                 seat = room.seat(taking)
@@ -209,7 +211,7 @@ class Seating:
             type="create_room",
             id=message.id,
             seats=[SeatSpec(kind="person"), SeatSpec(kind="person")],
-            options=RoomOptions(auto_start=True),
+            options=RoomOptions(auto_start=True, rated=True),
         )
         await self.on_create(member, request, chosen=chosen)
 
@@ -329,9 +331,14 @@ class Seating:
         assert isinstance(event, Began)
         start = event.start
         new_game = NewGame(start.game_id, room.code, start.header, now)
-        change = Change(room=(room.code, "playing", room.data_after(start), now), new_game=new_game)
+        # Rated or not is settled as the game starts, by who sits where (docs/ratings.md).
+        rated = room.rated_seats(BOT_RATINGS)
+        data = {**room.data_after(start), "rated_game": rated is not None}
+        also = () if rated is None else (start_work(start.game_id, rated),)
+        change = Change(room=(room.code, "playing", data, now), new_game=new_game, also=also)
         await hub.write(change, room=room.code)
         apply(room, event)
+        room.rated_game = rated is not None
         hub.tell.room(room)
         room.seq += 1
         room.game_seq = room.seq

@@ -82,6 +82,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             at DOUBLE PRECISION NOT NULL,
             PRIMARY KEY (profile, game))""",
         "CREATE INDEX IF NOT EXISTS ratings_by_time ON ratings (profile, at)",
+        "CREATE TABLE IF NOT EXISTS rated_games (game TEXT PRIMARY KEY, seats TEXT NOT NULL)",
     ),
     # A change to the schema is a new step here, never an edit of an old one.
 )
@@ -143,6 +144,10 @@ class Change:
     #: process becomes the holder only by taking the room over (:meth:`Store.hold`), after
     #: which this one's writes are refused whole (:class:`RoomHeldElsewhere`).
     holder: tuple[str, str] | None = None
+    #: Writes of other parts that belong with this change, done last in its transaction, so that
+    #: both are stored or neither (a finished rated game and its players' new ratings). Each may
+    #: run again after a failed transaction, and must do nothing twice.
+    also: Sequence[Callable[[Statement], None]] = field(default_factory=tuple)
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,16 +305,15 @@ class _SqlStore:
 
     def transact(self, work: Callable[[Statement], T]) -> T:
         done: list[T] = []
-
-        def run(connection: Any) -> None:
-            def statement(text: str, parameters: Sequence[Any]) -> list[tuple[Any, ...]]:
-                cursor = connection.execute(self._sql(text), tuple(parameters))
-                return [tuple(row) for row in cursor.fetchall()] if cursor.description else []
-
-            done.append(work(statement))
-
-        self._transaction(run)
+        self._transaction(lambda connection: done.append(work(self._statement(connection))))
         return done[0]
+
+    def _statement(self, connection: Any) -> Statement:
+        def statement(text: str, parameters: Sequence[Any]) -> list[tuple[Any, ...]]:
+            cursor = connection.execute(self._sql(text), tuple(parameters))
+            return [tuple(row) for row in cursor.fetchall()] if cursor.description else []
+
+        return statement
 
     def _write(self, connection: Any, change: Change) -> None:
         if change.holder is not None:
@@ -356,6 +360,8 @@ class _SqlStore:
                 self._sql("UPDATE games SET result = ?, finished_at = ? WHERE id = ?"),
                 (json.dumps(change.finished.result), change.finished.finished_at, change.finished.game),
             )
+        for work in change.also:
+            work(self._statement(connection))
 
     def rooms(self, *, active_only: bool) -> list[dict[str, Any]]:
         query = "SELECT data FROM rooms" + (" WHERE status <> 'closed'" if active_only else "") + " ORDER BY code"

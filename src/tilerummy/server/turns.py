@@ -21,6 +21,7 @@ from .broadcast import Broadcast
 from .clock import Clock, Timers
 from .members import Member, RoomRuntime, refusal
 from .protocol import DrawTile, GameEventInfo, PassTurn, PlayTable
+from .rated_games import finish_work
 from .room_core import Act, Applied, ClockReached, Refused, Repeated, apply, decide
 from .rooms import Room, Seat
 from .store import Change, FinishedGame, NewAction, RoomHeldElsewhere, StoreError
@@ -137,7 +138,10 @@ class Turns:
         now = self.hub.clock()
         data = {**room.to_data(), "status": "finished", "seq": event.seq}
         finished = FinishedGame(game_id, event.result, now)
-        return Change(room=(room.code, "finished", data, now), actions=[action], finished=finished)
+        rating = (
+            (finish_work(game_id, event.result["scores"], room.abandoned_seats(now), now),) if room.rated_game else ()
+        )
+        return Change(room=(room.code, "finished", data, now), actions=[action], finished=finished, also=rating)
 
     def _announce(self, room: Room, event: Applied, member: Member | None) -> None:
         info = GameEventInfo(

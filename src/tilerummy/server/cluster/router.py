@@ -189,6 +189,8 @@ class ClusterRouter:
         member = visit.member
         self.relay.post(node, "open", visit.session, {"address": member.address, "base_url": member.base_url})
         hello = {"type": "hello", "id": f"{OWN_ID}hello", "protocol": PROTOCOL_VERSION, "name": member.name}
+        if member.key is not None:
+            hello["key"] = member.key
         self.relay.post(node, "text", visit.session, json.dumps(hello))
         if visit.join_text is not None:
             self.relay.post(node, "text", visit.session, visit.join_text)

@@ -8,6 +8,7 @@ import { matchProgress } from "./dialogs.js";
 import { showReplay } from "./replay.js";
 import { rulesSummary, showRoom } from "./room.js";
 import { TutorialScreen } from "./tutorial.js";
+import { profilePanel, saveProfile, savedProfile, showLeaderboard, showPlayer } from "./profile.js";
 import { Chat } from "./chat.js";
 
 const app = document.getElementById("app");
@@ -57,7 +58,9 @@ function defaultName() {
 function connect() {
   if (state.connection) return state.connection;
   state.connection = new Connection({
-    name: state.name || defaultName(),
+    name: savedProfile()?.name || state.name || defaultName(),
+    key: savedProfile()?.key || null,
+    onKeyRefused: () => (saveProfile(null), toast(t("error_bad_key"), "error")),
     onMessage: receive,
     onStatus: (status) => {
       state.status = status;
@@ -189,6 +192,7 @@ function route() {
   const path = location.pathname;
   const room = /^\/r\/([A-Za-z0-9]+)\/?$/.exec(path);
   const replay = /^\/replay\/([A-Za-z0-9-]+)\/?$/.exec(path);
+  const player = /^\/players\/([^/]+)\/?$/.exec(path);
   if (room) {
     const code = room[1].toUpperCase();
     if (state.code === code) show();
@@ -198,6 +202,12 @@ function route() {
   } else if (replay) {
     leaveScreen();
     showReplay(app, header(), replay[1]);
+  } else if (path === "/leaderboard") {
+    leaveScreen();
+    showLeaderboard(app, header, navigate);
+  } else if (player) {
+    leaveScreen();
+    showPlayer(app, header, navigate, decodeURIComponent(player[1]));
   } else if (location.hash === TUTORIAL_HASH) {
     showTutorial();
   } else {
@@ -387,7 +397,26 @@ function refresh() {
 
 // --- Home ----------------------------------------------------------------------
 
+// Signed in, in a profile, or out of one: the next hello says so.
+function profileChanged() {
+  const profile = savedProfile();
+  if (profile) {
+    state.name = profile.name;
+    localStorage.setItem("tilerummy.name", profile.name);
+  }
+  if (state.connection && !state.code) {
+    const old = state.connection;
+    state.connection = null;
+    old.socket.onclose = null;
+    old.stopPings();
+    old.socket.close();
+  }
+  route();
+}
+
 function nameField() {
+  const profile = savedProfile();
+  if (profile) return h("p", { class: "field", id: "profile-name-shown" }, t("profile_signed_in", { name: profile.name }));
   if (!state.name) {
     state.name = defaultName();
     localStorage.setItem("tilerummy.name", state.name);
@@ -448,7 +477,8 @@ function readName() {
 async function createRoom(seats, options, ruleOptions, preset = "standard") {
   readName();
   const rules = { preset, options: ruleOptions };
-  const reply = await request({ type: "create_room", seats, rules, options });
+  // A profile's games count for its rating where the server can rate them (standard rules).
+  const reply = await request({ type: "create_room", seats, rules, options: { ...options, rated: Boolean(savedProfile()) } });
   if (reply.type === "error") showError(reply);
 }
 
@@ -538,6 +568,7 @@ function showHome() {
         ),
         h("button", { id: "play-bots", class: "big", onclick: playBots }, t("play_bots")),
       ),
+      profilePanel({ onChange: profileChanged, navigate, currentName: state.name }),
       h(
         "section",
         { class: "panel" },

@@ -20,8 +20,11 @@ export function reconnectDelay(code, retries) {
 }
 
 export class Connection {
-  constructor({ name, onMessage, onStatus, onReady }) {
+  constructor({ name, key = null, onMessage, onStatus, onReady, onKeyRefused = () => {} }) {
     this.name = name;
+    // A profile's device key, said in hello (docs/protocol.md#profiles); refused, the page goes on as a guest.
+    this.key = key;
+    this.onKeyRefused = onKeyRefused;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     // Called after each successful hello: the place to take one's seat back.
@@ -84,7 +87,13 @@ export class Connection {
     socket.onopen = async () => {
       opened = true;
       this.retries = 0;
-      const welcome = await this.request({ type: "hello", protocol: PROTOCOL, name: this.name });
+      const hello = { type: "hello", protocol: PROTOCOL, name: this.name };
+      let welcome = await this.request(this.key ? { ...hello, key: this.key } : hello);
+      if (welcome.type === "error" && welcome.reason === "bad_key") {
+        this.key = null;
+        this.onKeyRefused();
+        welcome = await this.request(hello);
+      }
       if (welcome.type !== "welcome") {
         this.onMessage(welcome);
         return;

@@ -1,0 +1,107 @@
+"""Profiles in a real browser (the system's Chromium): a profile made on the home page shows its
+recovery code once; a second browser signs in with it; a rated game against the computer, played
+by a client of the protocol with the profile's key, moves the rating the home page, the
+leaderboard and the player's page show; every profile screen fits and speaks every language."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from .serverkit import Client, ThreadedServer
+from .test_web import LANGUAGES, _no_page_errors, _page, _speak, _texts_fit_and_speak, browser, server
+from .webkit import DESKTOP, PHONE, screenshot
+
+__all__ = ["browser", "server"]
+
+#: With the other browser tests in one worker under ``--dist loadgroup`` (make test).
+pytestmark = pytest.mark.xdist_group("browser")
+
+
+def _rated_game_against_greedy(server: ThreadedServer, key: str) -> None:
+    """The profile plays one rated game against the greedy bot, drawing every turn."""
+    person = Client(server, "ignored", key=key)
+    person.create(
+        [{"kind": "person"}, {"kind": "bot", "level": "greedy"}],
+        rules={"preset": "standard"},
+        bot_delay=0.06,
+        rated=True,
+    )
+    game = person.request({"type": "start_game"})["game"]
+    while game["result"] is None:
+        if game["turn"] == person.seat:
+            reply = person.request({"type": "draw" if game["pool_size"] else "pass"})
+            assert reply["type"] == "game", reply
+            game = reply["game"]
+        else:
+            game = person.wait_for(lambda message: message["type"] == "game", 60)["game"]
+    person.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_profile_is_made_signed_in_elsewhere_and_rated_against_the_computer(
+    server: ThreadedServer, browser: Browser, size: str
+) -> None:
+    viewport = PHONE if size == "phone" else DESKTOP
+    name = f"Bea {size}"
+    first = _page(browser, viewport, touch=size == "phone")
+    first.goto(server.url)
+    first.evaluate("localStorage.setItem('tilerummy.tutorial', '1')")
+    first.goto(server.url)
+    first.fill("#profile-name", name)
+    first.click("#create-profile")
+    code = first.locator("#recovery-value").inner_text()
+    screenshot(first, f"profile-code-{size}")
+    first.click("#recovery-done")
+    expect(first.locator("#profile-panel")).to_contain_text(name)
+    expect(first.locator("#profile-standing")).to_contain_text("No rated game yet")
+    key = first.evaluate("JSON.parse(localStorage.getItem('tilerummy.profile')).key")
+
+    # The same name in capitals is taken.
+    second = _page(browser, viewport, touch=size == "phone")
+    second.goto(server.url)
+    second.evaluate("localStorage.setItem('tilerummy.tutorial', '1')")
+    second.goto(server.url)
+    second.fill("#profile-name", name.upper())
+    second.click("#create-profile")
+    expect(second.locator("#profile-message")).to_contain_text("taken")
+    # Signed in there with the recovery code, typed in small letters.
+    second.click("#profile-panel summary")
+    second.fill("#recovery-code", code.lower())
+    second.click("#sign-in")
+    expect(second.locator("#profile-panel")).to_contain_text(name)
+
+    _rated_game_against_greedy(server, key)
+    first.reload()
+    expect(first.locator("#profile-standing")).to_contain_text("after 1 rated game")
+    first.click("#leaderboard-link")
+    expect(first.locator("#your-place")).to_contain_text("(provisional)")
+    expect(first.locator("#bot-ratings")).to_contain_text("Hard")
+    screenshot(first, f"leaderboard-{size}")
+    second.click("#profile-page")
+    expect(second.locator("#player-games tbody tr")).to_have_count(1)
+    expect(second.locator("#player-games")).to_contain_text(" / 2")
+    screenshot(second, f"player-{size}")
+    for language in LANGUAGES:
+        _speak(second, language)
+        _texts_fit_and_speak(second, language, f"player page, {size}")
+        _speak(first, language)
+        _texts_fit_and_speak(first, language, f"leaderboard, {size}")
+
+    # Signed out on the first browser: its key stops working; the second still plays as the profile.
+    first.goto(server.url)
+    first.click("#sign-out")
+    expect(first.locator("#create-profile")).to_be_visible()
+    request = urllib.request.Request(f"{server.url}/api/me", headers={"Authorization": f"Bearer {key}"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request)
+    assert json.loads(refused.value.read())["error"] == "bad_key"
+    second.goto(server.url)
+    expect(second.locator("#profile-panel")).to_contain_text(name)
+    for language in LANGUAGES:
+        _speak(second, language)
+        _texts_fit_and_speak(second, language, f"home with a profile, {size}")
+    _no_page_errors(first, second)
