@@ -330,3 +330,67 @@ def test_a_game_against_a_bot_is_rated_only_against_a_published_rating_under_the
     assert room.rated_seats(BOT_RATINGS) == expected
     room.seats[0].profile = None  # a guest
     assert room.rated_seats(BOT_RATINGS) is None
+
+
+async def rated_at(hub: Hub, name: str, mu: float) -> Member:
+    """A signed-in member whose profile's rating is ``mu`` (after one game)."""
+    member, profile = await signed_in(hub, name)
+    hub.store.transact(
+        lambda sql: sql(
+            "INSERT INTO ratings (profile, game, mu, sigma, place, players, score, at) VALUES (?, ?, ?, ?, 0, 2, 0, 0)",
+            (profile, f"seed-{name}", mu, 100.0),
+        )
+    )
+    return member
+
+
+def test_quick_match_seats_players_near_each_others_rating_widening_with_the_wait(tmp_path: Path) -> None:
+    async def scenario(hub: Hub, clock: ManualClock) -> None:
+        strong = await rated_at(hub, "Carla", 2200)
+        first = await ask(hub, strong, type="quick_match")
+        assert first["type"] == "joined"
+        newcomer = await rated_at(hub, "Ana", 1500)
+        apart = await ask(hub, newcomer, type="quick_match")
+        assert apart["code"] != first["code"]  # 700 apart: a room of its own
+        clock.now += 10
+        near = await rated_at(hub, "Dora", 2100)
+        assert (await ask(hub, near, type="quick_match"))["code"] == first["code"]
+        clock.now += 1
+        # Ana's room has waited 11 s: 150 + 15 × 11 = 315 around her 1500 reaches 1800, not 2000.
+        farther = await rated_at(hub, "Eva", 2000)
+        assert (await ask(hub, farther, type="quick_match"))["code"] != apart["code"]
+
+    on_hub(tmp_path, scenario)
+
+
+def test_computers_take_a_quick_match_seat_nobody_took_and_the_game_starts(tmp_path: Path) -> None:
+    async def scenario(hub: Hub, clock: ManualClock) -> None:
+        strong = await rated_at(hub, "Carla", 1800)
+        joined = await ask(hub, strong, type="quick_match")
+        room = hub.rooms[joined["code"]]
+        bots_at = room.state(clock()).bots_at
+        assert bots_at == room.created_at + 20
+        clock.now += 19
+        await hub.sweep()
+        assert room.state(clock()).status == "open"
+        clock.now += 1
+        await hub.sweep()
+        assert room.state(clock()).status == "playing"
+        assert [(seat.kind, seat.level) for seat in room.seats] == [("person", None), ("bot", "hard")]
+        assert room.rated_game  # a profile against a bot with a published rating
+        assert room.state(clock()).bots_at is None
+
+    on_hub(tmp_path, scenario)
+
+
+def test_an_empty_quick_match_room_is_not_filled_with_computers(tmp_path: Path) -> None:
+    async def scenario(hub: Hub, clock: ManualClock) -> None:
+        ana, _ = await signed_in(hub, "Ana")
+        joined = await ask(hub, ana, type="quick_match")
+        await hub.leave(ana, explicit=True, reply_to=None)
+        clock.now += 30
+        await hub.sweep()
+        room = hub.rooms.get(joined["code"])
+        assert room is None or all(seat.kind == "person" for seat in room.seats)
+
+    on_hub(tmp_path, scenario)

@@ -89,6 +89,12 @@ class RoomOptions(ProtocolModel):
     stand_in_level: str = Field(default="greedy", max_length=20, description="the bot level that stands in")
     auto_start: bool = Field(default=False, description="start as soon as every seat is taken")
     hints: bool = Field(default=False, description="players may ask for the solver's suggestion on their turn")
+    bots_after: float | None = Field(
+        default=None,
+        ge=5,
+        le=3600,
+        description="seconds after the room opens when computers take the seats still free, if someone waits in it",
+    )
     rated: bool = Field(
         default=False,
         description="its games change the players' ratings, when every person seat is a profile and the rules are standard",

@@ -28,6 +28,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from .. import __version__
+from ..ratings import Rating
 from ..records import GameRecord
 from .bot_turns import BOT_BUDGET_SECONDS, BotTurns
 from .botpool import BotPool
@@ -64,6 +65,7 @@ from .protocol import (
     Welcome,
     parse_client_message,
 )
+from .rated_games import profile_rating
 from .rooms import Room, RoomError
 from .seating import Seating
 from .store import Change, RoomHeldElsewhere, Store, StoreError
@@ -309,6 +311,17 @@ class Hub:
                 reply_to=message.id,
             )
         )
+
+    async def rating_of(self, member: Member) -> float | None:
+        """The member's rating: its profile's, or a new player's for a guest."""
+        profile = member.profile_id
+        if profile is None:
+            return Rating().mu
+        try:
+            rating = await self.read(lambda: self.store.transact(lambda sql: profile_rating(sql, profile)))
+        except StoreError:
+            return None
+        return rating.mu
 
     async def _hello_with_key(self, member: Member, message: Hello) -> None:
         """Hello as a profile: the player plays under the profile's name, and may play rated games."""

@@ -63,6 +63,8 @@ class RoomRuntime:
     grace_timers: dict[int, Timer] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     idle_since: float | None = None
+    #: A quick match room's rating: its creator's (not stored: after a restart it takes anyone).
+    quick_rating: float | None = None
     #: The address of the connection that created the room (not stored: after a restart, none).
     creator_address: str | None = None
     #: Writes of the room's changes that failed in a row, and when the room's clock and bots try again.

@@ -176,6 +176,10 @@ class RoomState(ProtocolModel):
     games: int = Field(description="games played in this room")
     muted: list[str]
     match: MatchState | None = Field(default=None, description="the match, when the rules play several rounds")
+    bots_at: float | None = Field(
+        default=None,
+        description="while the room is open: when (on the server's clock) computers take the seats still free",
+    )
     catching_up: bool = Field(
         default=False,
         description="the server could not save the room's last change and is trying again: "

@@ -259,6 +259,22 @@ class Room:
                 return None
         return seats if any("profile" in seat for seat in seats) else None
 
+    def bots_at(self) -> float | None:
+        """When computers take the free seats (option ``bots_after``), while the room is open."""
+        if self.options.bots_after is None or self.status != "open":
+            return None
+        return self.created_at + self.options.bots_after
+
+    def seat_bots(self, level: str) -> list[Seat]:
+        """Computers of ``level`` in every free person seat (the room is open); the seats changed."""
+        seated = []
+        for seat in self.seats:
+            if seat.kind == "person" and seat.name is None:
+                seat.kind, seat.level = "bot", level
+                seat.name = self.unique_name(f"{level} bot {seat.index + 1}".capitalize())
+                seated.append(seat)
+        return seated
+
     def abandoned_seats(self, now: float) -> tuple[int, ...]:
         """The person seats whose player has been away past the grace period (a bot stands in)
         as the game ends: in a rated game, a loss."""
@@ -478,6 +494,7 @@ class Room:
             games=self.games_played,
             muted=sorted(self.muted),
             match=self.match_state(),
+            bots_at=self.bots_at(),
             catching_up=self.catching_up,
         )
 

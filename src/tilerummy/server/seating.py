@@ -36,13 +36,21 @@ from .rooms import Room, RoomError, Seat, new_room_code, new_token
 from .store import Change, NewGame, StoreError
 from .turns import Turns
 
+#: Quick match seats players whose ratings are this close, then this much further for every
+#: second the room has waited, and after ``QUICK_BOTS_SECONDS`` computers take the free seats.
+QUICK_RANGE = 150.0
+QUICK_WIDENING = 15.0
+QUICK_BOTS_SECONDS = 20.0
+#: The computer levels quick match seats: the one whose published rating is nearest the room's.
+QUICK_BOT_LEVELS = ("easy", "greedy", "hard")
 #: Open rooms nobody is in, and finished rooms, leave memory after this long idle.
 IDLE_ROOM_SECONDS = 3600.0
 
 
 class Hall(Protocol):
     """What seating needs: the rooms and their runtimes, the time and limits, where rooms
-    are placed, the store's writes, what a room is told, and the turns of a game begun."""
+    are placed, the store's writes, what a room is told, the turns of a game begun, and a
+    member's rating (quick match seats players near each other's)."""
 
     rooms: dict[str, Room]
     runtime: dict[str, RoomRuntime]
@@ -55,6 +63,10 @@ class Hall(Protocol):
     async def write(self, change: Change, *, room: str) -> None: ...
 
     def members(self, room: Room) -> set[Member]: ...
+
+    async def rating_of(self, member: Member) -> float | None:
+        """The member's rating (its profile's, or a new player's for a guest), or None if unknown."""
+        ...
 
 
 class Seating:
@@ -184,15 +196,27 @@ class Seating:
         the token it chose holds a seat already, which is the one it takes."""
         return token is None and role == "player" and chosen is not None and room.seat_for_token(chosen) is not None
 
-    def open_to_quick_match(self) -> list[Room]:
+    def open_to_quick_match(self, rating: float | None = None) -> list[Room]:
         """The rooms quick match sends newcomers to, oldest first: public, open, with a free seat,
-        and someone in them (a room nobody is in may never start)."""
+        and someone in them (a room nobody is in may never start); with a ``rating``, only rooms
+        whose own is within :data:`QUICK_RANGE`, widened by :data:`QUICK_WIDENING` a second waited."""
+        now = self.hub.clock()
         rooms = [
             room
             for room in self.hub.rooms.values()
-            if room.options.public and room.status == "open" and room.free_seat() is not None and self.hub.members(room)
+            if room.options.public
+            and room.status == "open"
+            and room.free_seat() is not None
+            and self.hub.members(room)
+            and self._near(room, rating, now)
         ]
         return sorted(rooms, key=lambda room: room.created_at)
+
+    def _near(self, room: Room, rating: float | None, now: float) -> bool:
+        theirs = self.hub.runtime[room.code].quick_rating
+        if rating is None or theirs is None:
+            return True
+        return abs(theirs - rating) <= QUICK_RANGE + QUICK_WIDENING * max(0.0, now - room.created_at)
 
     async def on_quick_match(self, member: Member, message: QuickMatch) -> None:
         """A seat in the oldest public room that has one, or a new room for two that starts once full."""
@@ -203,7 +227,8 @@ class Seating:
                 if room.seat_for_token(chosen) is not None:
                     await self.join(member, room.code, "player", None, message.id, chosen=chosen)
                     return
-        for room in self.open_to_quick_match():
+        rating = await self.hub.rating_of(member)
+        for room in self.open_to_quick_match(rating):
             if member.room is not room:
                 await self.join(member, room.code, "player", None, message.id, chosen=chosen)
                 return
@@ -211,9 +236,11 @@ class Seating:
             type="create_room",
             id=message.id,
             seats=[SeatSpec(kind="person"), SeatSpec(kind="person")],
-            options=RoomOptions(auto_start=True, rated=True),
+            options=RoomOptions(auto_start=True, rated=True, bots_after=QUICK_BOTS_SECONDS),
         )
         await self.on_create(member, request, chosen=chosen)
+        if member.room is not None and member.room.options.bots_after is not None:
+            self.hub.runtime[member.room.code].quick_rating = rating
 
     async def on_leave(self, member: Member, message: LeaveRoom) -> None:
         await self.leave(member, explicit=True, reply_to=message.id)
@@ -375,11 +402,30 @@ class Seating:
         now = self.hub.clock()
         for code, runtime in list(self.hub.runtime.items()):
             room = self.hub.rooms[code]
+            due = room.bots_at()
+            if due is not None and due <= now and runtime.members and room.free_seat() is not None:
+                await self._seat_bots(room, runtime.quick_rating)
+                continue
             if runtime.idle_since is None or room.status == "playing":
                 continue
             idle = now - runtime.idle_since
             if idle >= IDLE_ROOM_SECONDS or (room.status == "open" and idle >= self.hub.limits.empty_room_seconds):
                 await self._close_room(room)
+
+    async def _seat_bots(self, room: Room, rating: float | None) -> None:
+        """Computers take an open room's free seats, of the level nearest its rating, and it starts."""
+        level = min(QUICK_BOT_LEVELS, key=lambda name: abs(BOT_RATINGS[name].mu - (rating or BOT_RATINGS["greedy"].mu)))
+        async with room.lock:
+            if room.status != "open" or room.free_seat() is None:
+                return
+            # Stored first, then seated: a write that fails leaves the seats free for the next sweep.
+            planned = Room.from_data(room.to_data(), self.hub.clock())
+            planned.seat_bots(level)
+            now = self.hub.clock()
+            await self.hub.write(Change(room=(room.code, room.status, planned.to_data(), now)), room=room.code)
+            room.seat_bots(level)
+            self.hub.tell.room(room)
+            await self._maybe_auto_start(room)
 
     async def _close_room(self, room: Room) -> None:
         runtime = self.hub.runtime.pop(room.code)

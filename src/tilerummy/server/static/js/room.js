@@ -25,7 +25,7 @@ let waitTimer = null;
 
 // A public room that starts by itself (quick match's) waits for anyone: it says what will happen, counts
 // the wait, and offers a game against the computer meanwhile.
-function quickMatchWait(room, freePeople, playBots) {
+function quickMatchWait(room, freePeople, playBots, clockOffset = 0) {
   if (!room.options.auto_start || !room.options.public || room.status !== "open" || freePeople === 0) {
     clearInterval(waitTimer);
     return null;
@@ -37,6 +37,8 @@ function quickMatchWait(room, freePeople, playBots) {
     if (!shown) return clearInterval(waitTimer);
     const seconds = Math.floor((Date.now() - waitingSince.get(room.code)) / 1000);
     shown.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+    const bots = document.getElementById("bots-in");
+    if (bots && room.bots_at) bots.textContent = t("quick_wait_bots_in", { n: Math.max(0, Math.ceil(room.bots_at - (Date.now() / 1000 + clockOffset))) });
   };
   clearInterval(waitTimer);
   waitTimer = setInterval(tick, 1000);
@@ -46,6 +48,8 @@ function quickMatchWait(room, freePeople, playBots) {
     { class: "quick-wait", id: "quick-wait" },
     h("p", {}, t("quick_wait_text")),
     h("p", { class: "wait-line" }, h("span", {}, t("quick_wait_for")), clock),
+    // The server seats computers once the room has waited long enough (its bots_at, on the server's clock).
+    room.bots_at ? h("p", { id: "bots-in" }, t("quick_wait_bots_in", { n: Math.max(0, Math.ceil(room.bots_at - (Date.now() / 1000 + clockOffset))) })) : null,
     h("button", { class: "secondary", id: "quick-bots", onclick: playBots }, icon("bot"), t("quick_wait_bots")),
   );
 }
@@ -93,7 +97,7 @@ export function showRoom(app, state, { header, request, showError, goHome, playB
             ),
           ),
         ),
-        quickMatchWait(room, freePeople, playBots),
+        quickMatchWait(room, freePeople, playBots, state.clockOffset),
         rulesSummary(room.rules, room.options),
         state.host
           ? h("button", { id: "start", class: "big", disabled: freePeople > 0, onclick: start }, freePeople > 0 ? t("waiting_players", { n: freePeople }) : t("start_game"))
