@@ -9,6 +9,7 @@ the sets it keeps.
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
@@ -58,7 +59,8 @@ class LayerSearch:
     ``score`` and keeps the most old sets, set up once and run for as many
     kept sets as wanted. ``ways``: per old set, the ways to keep it (none to
     search for the best score alone); ``kept_jokers``: the faces the jokers
-    that keep their meaning stand for, which kept sets' jokers may take."""
+    that keep their meaning stand for, which kept sets' jokers may take;
+    ``width``: see :attr:`width`."""
 
     def __init__(
         self,
@@ -67,8 +69,13 @@ class LayerSearch:
         ways: Sequence[Sequence[KeptSet]] = (),
         kept_jokers: Counter[int] = NO_FACES,
         score: int = 0,
+        width: int | None = None,
     ) -> None:
         self.tables = tables
+        #: How many states a step may keep (None: all); past it, the best
+        #: scoring so far go on, and ``cut`` tells the play may not be the best.
+        self.width = width
+        self.cut = False
         self.scale = len(ways) + 1
         self.score = score
         self.offset = 0  # what a play scores besides what the search counts
@@ -139,6 +146,9 @@ class LayerSearch:
                 step = self.plan.decide(step, number, self.hopes[position + 1] - floor)
             else:
                 step = self._colour_step(step, position, self.hopes[position] - floor)
+            if self.width is not None and len(step) > self.width:
+                self.cut = True
+                step = dict(heapq.nlargest(self.width, step.items(), key=_state_score))
             history.append(step)
             yield len(step)
             if not step:
@@ -306,6 +316,10 @@ class LayerSearch:
                 picks.append(pick)
         picks.reverse()
         return self.play(picks, best_score)
+
+
+def _state_score(item: tuple[int, tuple[int, int, object]]) -> int:
+    return item[1][0]
 
 
 #: The steps of a search without sets to keep, as (number, colour), by the top number.
