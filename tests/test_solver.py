@@ -3,15 +3,21 @@ from __future__ import annotations
 import importlib.machinery
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from tilerummy import Rules, Table, TilerummyError, parse_tiles, solve, solver
+from tilerummy import Meld, Rules, Table, Tile, TilerummyError, parse_tiles, solve, solver
 from tilerummy.cli import main
+from tilerummy.openings import candidate_melds, find_opening, has_opening
+from tilerummy.rules import PRESETS
+from tilerummy.solver import _solve
+from tilerummy.solver._search import FACE_COUNT, counts_of, search
 
 
 def counts(text: str) -> list[str]:
@@ -196,3 +202,87 @@ def test_compiled_modules_left_by_an_earlier_version_are_refused(tmp_path: Path)
     assert done.returncode != 0
     assert "compiled solver modules from an earlier version" in done.stderr
     assert f"_solve{importlib.machinery.EXTENSION_SUFFIXES[0]}" in done.stderr
+
+
+def _big_position(rng: random.Random, rules: Rules) -> tuple[list[Tile], Table]:
+    """A table of any size from the rules' tile set, dealt set by set from the
+    shuffled pool, then a rack of 30 tiles up to every tile left."""
+    pool = [piece.tile for piece in rules.tile_set.pieces()]
+    rng.shuffle(pool)
+    target = rng.randint(0, len(pool))
+    melds: list[Meld] = []
+    while sum(len(meld) for meld in melds) < target:
+        sets = [meld for meld in candidate_melds(pool[:12], wrap=rules.wrap) if len(meld) >= 3]
+        if not sets:
+            break
+        meld = rng.choice(sets)
+        for tile in meld.tiles:
+            pool.remove(tile)
+        melds.append(meld)
+        rng.shuffle(pool)
+    rack = rng.sample(pool, rng.randint(min(30, len(pool)), len(pool)))
+    return rack, Table(tuple(melds))
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_big_racks_waiting_to_open(preset: str) -> None:
+    """On racks of 30 tiles up to every tile left, the initial meld is found
+    (proven) exactly when the rack holds one, and places no fewer tiles
+    than any opening the engine's own search finds."""
+    rules = Rules.preset(preset)
+    rng = random.Random(f"big/{preset}")
+    for _ in range(2):
+        rack, table = _big_position(rng, rules)
+        play = solve(rack, table, rules=rules, initial_meld_done=False)
+        assert (play is not None) == has_opening(rack, rules)
+        if play is None:
+            continue
+        assert play.proven
+        assert play.changed == 0
+        assert play.meld_value is not None and play.meld_value >= rules.meld_threshold
+        opening = find_opening(rack, rules)
+        assert opening is not None
+        assert play.tiles_placed >= sum(len(meld) for meld in opening)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_an_initial_meld_matches_the_search_of_its_own(preset: str) -> None:
+    """The initial meld found through the best play of new sets scores what
+    the search for sets worth the threshold finds, run in full."""
+    rules = Rules.preset(preset)
+    rng = random.Random(f"meld/{preset}")
+    pool = [piece.tile for piece in rules.tile_set.pieces()]
+    weights = _solve._weights(rules, "tiles")
+    for _ in range(12):
+        rack = rng.sample(pool, rng.randint(6, 18))
+        play = solve(rack, rules=rules, initial_meld_done=False, fewest_changes=False)
+        found = search(
+            [0] * FACE_COUNT, counts_of(Counter(rack)), weights, wrap=rules.wrap, min_meld_value=rules.meld_threshold
+        )
+        if found is None or not found.melds:
+            assert play is None
+            continue
+        assert play is not None and play.proven
+        assert sum(weights[face] * count for face, count in enumerate(counts_of(Counter(play.placed)))) == found.score
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_big_racks_once_melded(preset: str) -> None:
+    """Once melded, a big rack places at least as many tiles as its initial
+    meld would, and the tie-break changes no score, only (at most) the sets changed."""
+    rules = Rules.preset(preset)
+    rng = random.Random(f"melded/{preset}")
+    for _ in range(2):
+        rack, table = _big_position(rng, rules)
+        plain = solve(rack, table, rules=rules, fewest_changes=False)
+        fewest = solve(rack, table, rules=rules)
+        opening = solve(rack, table, rules=rules, initial_meld_done=False, fewest_changes=False)
+        if opening is not None:
+            assert plain is not None and plain.tiles_placed >= opening.tiles_placed
+        if plain is None:
+            assert fewest is None
+            continue
+        assert fewest is not None
+        if plain.proven and fewest.proven:
+            assert (fewest.tiles_placed, fewest.value) == (plain.tiles_placed, plain.value)
+            assert fewest.changed <= plain.changed
