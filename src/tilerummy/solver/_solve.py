@@ -33,7 +33,8 @@ from ._tables import tables_for
 #: explore, when the best play of new sets is not worth it: past that, its
 #: best play so far comes back, marked as not proven best.
 MELD_BUDGET = 200_000
-#: How many states the depth-first search for a first play to beat may visit.
+#: How many states the depth-first search for a better play may visit, after
+#: a full search kept only some of its states.
 LEAD_BUDGET = 2000
 
 Objective = Literal["tiles", "value"]
@@ -327,20 +328,6 @@ def best_in_box(
             return Found(everything, table, rivals, tuple(high), setup)
         if left[0] > 0:
             fitting[number] = False  # searched through: it cannot
-    # A play to beat from a short depth-first search of the first plan (the
-    # table's jokers kept): the full searches then keep only the states that
-    # could still beat it, far fewer when it is good.
-    if setups:
-        setup = setups[0]
-        fixed = sum(weights[face] * setup.from_rack[face] for face in range(FACE_COUNT))
-        lead = LayerSearch(setup.problem, tables, score=best_score - fixed + 1)
-        layout, _ = lead.depth_first(0, [LEAD_BUDGET])
-        if layout is not None:
-            try:
-                best = arrange(before, layout.melds, setup.plan)
-                best_score = layout.score + fixed
-            except JokersAlone:
-                pass
     # Per setup, the most it can score as far as the searches tell: those
     # that cannot reach the best need no search for fewer changes.
     bounds = [everything] * len(setups)
@@ -372,6 +359,18 @@ def best_in_box(
             except JokersAlone:
                 continue
             best_score = score
+    if cut and setups:
+        # A search kept only some of its states: a depth-first search of the
+        # first plan (the table's jokers kept) may still find a better play.
+        setup = setups[0]
+        fixed = sum(weights[face] * setup.from_rack[face] for face in range(FACE_COUNT))
+        layout, _ = LayerSearch(setup.problem, tables, score=best_score - fixed + 1).depth_first(0, [LEAD_BUDGET])
+        if layout is not None:
+            try:
+                best = arrange(before, layout.melds, setup.plan)
+                best_score = bounds[0] = layout.score + fixed
+            except JokersAlone:
+                pass
     if best is None:
         return None
     rivals = tuple(setup for setup, bound in zip(setups, bounds, strict=True) if bound >= best_score)
