@@ -9,7 +9,6 @@ the sets it keeps.
 
 from __future__ import annotations
 
-import heapq
 from collections import Counter
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
@@ -148,7 +147,7 @@ class LayerSearch:
                 step = self._colour_step(step, position, self.hopes[position] - floor)
             if self.width is not None and len(step) > self.width:
                 self.cut = True
-                step = dict(heapq.nlargest(self.width, step.items(), key=_state_score))
+                step = _best_states(step, self.width)
             history.append(step)
             yield len(step)
             if not step:
@@ -318,8 +317,18 @@ class LayerSearch:
         return self.play(picks, best_score)
 
 
-def _state_score(item: tuple[int, tuple[int, int, object]]) -> int:
-    return item[1][0]
+def _best_states(step: Layer, width: int) -> Layer:
+    """The ``width`` states scoring most (of those tied last, the first met)."""
+    least = sorted([entry[0] for entry in step.values()], reverse=True)[width - 1]
+    kept = {key: entry for key, entry in step.items() if entry[0] > least}
+    room = width - len(kept)
+    for key, entry in step.items():
+        if not room:
+            break
+        if entry[0] == least:
+            kept[key] = entry
+            room -= 1
+    return kept
 
 
 #: The steps of a search without sets to keep, as (number, colour), by the top number.

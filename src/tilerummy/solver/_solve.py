@@ -274,7 +274,7 @@ def best_in_box(
             return None
         threshold = max(rules.meld_threshold, 1)
         if free.table.value >= threshold:
-            return Found(free.score, Table(before.melds + free.table.melds))
+            return Found(free.score, Table(before.melds + free.table.melds), proven=free.proven)
         optional = [high[face] - low[face] for face in range(FACE_COUNT)]
         found = search(
             list(low),
