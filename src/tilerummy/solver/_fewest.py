@@ -52,11 +52,12 @@ KEEP_STATES = 1000
 #: for the parts candidates() splits off, whose whole is less often playable.
 WHOLE_RACK_BUDGET = 3000
 PART_BUDGET = 300
-#: How many states a step of a full search may keep: past it (only on racks
-#: and tables far bigger than games make, mostly with the six-player set's
-#: three copies of each tile), the best scoring so far go on, and the play
+#: How many states a step of a full search may keep on average (a step up
+#: to four times as many while the steps before left room): past it (on big
+#: racks and tables, mostly with the six-player set's three copies of each
+#: tile, and for the tie-break), the best scoring so far go on, and the play
 #: found is not proven best.
-STEP_WIDTH = 4000
+STEP_WIDTH = 3000
 
 
 def least_changed(before: Table, found: Found, weights: Sequence[int], rules: Rules) -> tuple[Table, bool]:

@@ -71,8 +71,9 @@ class LayerSearch:
         width: int | None = None,
     ) -> None:
         self.tables = tables
-        #: How many states a step may keep (None: all); past it, the best
-        #: scoring so far go on, and ``cut`` tells the play may not be the best.
+        #: How many states a step may keep on average (None: all; see
+        #: :meth:`stepwise`); past it, the best scoring so far go on, and
+        #: ``cut`` tells the play may not be the best.
         self.width = width
         self.cut = False
         self.scale = len(ways) + 1
@@ -136,6 +137,9 @@ class LayerSearch:
         first: Layer = {self.tables.no_runs: (0, -1, None)}
         step = first
         history: list[Layer] = []
+        # The states all steps may keep, ``width`` each on average: a step
+        # keeps up to four times as many while the steps before left room.
+        room = None if self.width is None else self.width * len(self.steps)
         for position, (number, colour) in enumerate(self.steps):
             # A state goes on only if what it could still add (the rack tiles
             # from here on, a point for each set not yet reached that need
@@ -145,9 +149,12 @@ class LayerSearch:
                 step = self.plan.decide(step, number, self.hopes[position + 1] - floor)
             else:
                 step = self._colour_step(step, position, self.hopes[position] - floor)
-            if self.width is not None and len(step) > self.width:
-                self.cut = True
-                step = _best_states(step, self.width)
+            if room is not None:
+                width = self.width or 0
+                if len(step) > width and (len(step) > SPIKE * width or len(step) > room):
+                    self.cut = True
+                    step = _best_states(step, width)
+                room -= len(step)
             history.append(step)
             yield len(step)
             if not step:
@@ -315,6 +322,11 @@ class LayerSearch:
                 picks.append(pick)
         picks.reverse()
         return self.play(picks, best_score)
+
+
+#: How many times its width a step of a bounded search may keep, while the
+#: steps before it kept fewer than theirs.
+SPIKE = 4
 
 
 def _best_states(step: Layer, width: int) -> Layer:
