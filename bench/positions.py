@@ -4,6 +4,9 @@ Positions are dealt from a shuffled standard set: a table of 0 to 100 tiles
 laid down as valid runs and groups (a joker standing in for a missing tile
 now and then), then a rack of 5 to 30 tiles from the rest (fewer when fewer
 are left). The same seed gives the same positions, bucket by bucket.
+
+The big-rack bucket deals, under every preset, a table of any size up to the
+whole set and a rack of 30 tiles up to every tile left.
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tilerummy import COLOURS, InvalidMeld, Meld, Table, Tile, TileSet, format_tiles
+from tilerummy import COLOURS, InvalidMeld, Meld, Rules, Table, Tile, TileSet, format_tiles
+from tilerummy.rules import PRESETS
 from tilerummy.tiles import JOKER, MAX_NUMBER
 
 #: Table sizes, in tiles, of each bucket.
@@ -104,3 +108,47 @@ def bench_positions(seed: int, per_bucket: int) -> list[Position]:
 def bucket_name(bucket: int) -> str:
     low, high = BUCKETS[bucket]
     return f"{low}" if low == high else f"{low}-{high}"
+
+
+#: The big-rack bucket: under each preset, a table of 0 tiles up to the whole
+#: set, then a rack of 30 tiles up to every tile not on the table (all of them
+#: when fewer are left), as hoarders, patient players and the end of the pool
+#: make them.
+BIG_RACK_LEAST = 30
+
+
+@dataclass(frozen=True)
+class BigPosition:
+    preset: str
+    rack: tuple[Tile, ...]
+    table: Table
+
+    def notation(self) -> str:
+        return f"{self.preset}: rack {format_tiles(sorted(self.rack))!r} table {str(self.table)!r}"
+
+
+def make_big_position(rng: random.Random, preset: str) -> BigPosition:
+    """A table of any size from the preset's tile set, then a big rack from the rest."""
+    pool = [piece.tile for piece in Rules.preset(preset).tile_set.pieces()]
+    rng.shuffle(pool)
+    target = rng.randint(0, len(pool))
+    melds: list[Meld] = []
+    size = 0
+    for _ in range(400):
+        if size >= target or not any(not tile.is_joker for tile in pool):
+            break
+        meld = _a_set(rng, pool, 7)
+        if meld is not None:
+            melds.append(meld)
+            size += len(meld)
+    rack = rng.sample(pool, rng.randint(min(BIG_RACK_LEAST, len(pool)), len(pool)))
+    return BigPosition(preset, tuple(rack), Table(tuple(rng.sample(melds, len(melds)))))
+
+
+def big_positions(seed: int, per_preset: int) -> list[BigPosition]:
+    """``per_preset`` big-rack positions under each preset, preset by preset."""
+    positions = []
+    for preset in PRESETS:
+        rng = random.Random(f"{seed}/big/{preset}")
+        positions += [make_big_position(rng, preset) for _ in range(per_preset)]
+    return positions

@@ -16,8 +16,15 @@ The peer's tile count is trusted only where the adapter certifies it
 of a run of four, jokers moving freely, ...), and it is timed only on
 positions whose table it can write with its sets.
 
+The big-rack bucket (``--big N`` positions per preset, ours alone: the peer
+takes far too long there) deals, under every preset, a table of any size up
+to the whole set and a rack of 30 tiles up to every tile left; each position
+is solved waiting to open and opened, with and without the tie-break, and
+the median, p95 and max are printed with how many plays came back not
+proven best.
+
 Run: .venv/bin/python bench/solver_bench.py [--positions N] [--seed S] [--no-fewest-changes] [--rounds N]
-[--peer-results FILE] (the peer takes seconds a position: with a file, its results
+[--big N] [--peer-results FILE] (the peer takes seconds a position: with a file, its results
 are kept from the first run on the same positions, for the next ones)
 """
 
@@ -46,7 +53,17 @@ from tilerummy.legality import judge_play
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the peer's adapter lives in tests/
 
-from positions import BUCKETS, RACK_SIZES, Position, bench_positions, bucket_name, make_position
+from positions import (
+    BIG_RACK_LEAST,
+    BUCKETS,
+    RACK_SIZES,
+    BigPosition,
+    Position,
+    bench_positions,
+    big_positions,
+    bucket_name,
+    make_position,
+)
 from tests.peer import PEER_VERSION, model_for, peer_answer, peer_solve, peer_state, unsupported
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,6 +116,7 @@ class Result:
     peer_bound: int | None = None
     peer_note: str | None = None
     our_time: float | None = None
+    plain_time: float | None = None  # ours without the tie-break, when timed with it
     our_tiles: int | None = None
     our_problem: str | None = None
     notes: list[str] = field(default_factory=list)
@@ -190,6 +208,54 @@ print(json.dumps({"import": t1 - t0, "first solve": t2 - t1}))
 """
 
 
+def run_big(positions: Sequence[BigPosition], solve: Solve, timeout: float) -> None:
+    """Time our solver on the big-rack positions, each waiting to open and opened,
+    with and without the tie-break, and print the figures per preset."""
+    print()
+    print(f"big racks ({BIG_RACK_LEAST} tiles up to every tile left; tables of 0 up to the whole set),")
+    print(f"{len(positions)} positions, each solved four ways: processor time, ms")
+    print("preset       meld    tie-break   n    median      p95      max  unproven  t/o")
+    worst: tuple[float, str] = (0.0, "")
+    everything: list[float] = []
+    for preset in dict.fromkeys(position.preset for position in positions):
+        mine = [position for position in positions if position.preset == preset]
+        rules = Rules.preset(preset)
+        for opened in (False, True):
+            for fewest in (False, True):
+                times: list[float] = []
+                unproven = late = 0
+                for position in mine:
+                    start = time.process_time()
+                    try:
+                        with time_limit(timeout):
+                            play = solve(
+                                list(position.rack),
+                                position.table,
+                                rules=rules,
+                                initial_meld_done=opened,
+                                fewest_changes=fewest,
+                            )
+                    except TimedOut:
+                        late += 1
+                        continue
+                    spent = time.process_time() - start
+                    times.append(spent)
+                    unproven += play is not None and not getattr(play, "proven", True)
+                    if spent > worst[0]:
+                        how = (
+                            f"{'opened' if opened else 'waiting to open'}, {'with' if fewest else 'without'} tie-break"
+                        )
+                        worst = (spent, f"{how}: {position.notation()}")
+                everything += times
+                print(
+                    f"{preset:12} {'done' if opened else 'wait':6} {'on' if fewest else 'off':>9} {len(mine):3}"
+                    f"  {ms(times)}  {unproven:8} {late:4}"
+                )
+    print(f"{'all':12} {'':6} {'':9} {len(everything):3}  {ms(everything)}")
+    if worst[1]:
+        print(f"slowest ({worst[0] * 1e3:.0f} ms), {worst[1]}")
+
+
 # --- report ------------------------------------------------------------------------------------
 
 
@@ -262,6 +328,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         type=Path,
         help="a file keeping the peer's results on these positions: read when it exists, else written",
     )
+    parser.add_argument(
+        "--big", type=int, default=4, help="big-rack positions per preset, ours alone (default 4; 0: skip)"
+    )
     args = parser.parse_args(argv)
     rules = Rules.preset(args.rules)
     solve, ours_name = (None, "left out (--peer-only)") if args.peer_only else load_ours()
@@ -295,6 +364,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                 setattr(result, name, kept[index][name])
         if solve is not None:
             run_ours(result, solve, rules, args.timeout, fewest_changes=args.fewest_changes)
+            if args.fewest_changes:
+                plain = Result(position)
+                run_ours(plain, solve, rules, args.timeout, fewest_changes=False)
+                result.plain_time = plain.our_time
         results.append(result)
 
     for _ in range(args.rounds - 1):
@@ -329,6 +402,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"{'all':>11} {len(results):2} {len(peer_all):6}  {ms(peer_all)}  {ms(ours_all)} {late_all:5}  {ratios(ratio_all)}"
     )
+    costs = [r.our_time / r.plain_time for r in results if r.our_time and r.plain_time]
+    if costs:
+        print(
+            f"the tie-break's cost (ours with it / without it, each position timed both ways back to back):"
+            f" median {statistics.median(costs):.2f}x, p95 {p95(costs):.2f}x, max {max(costs):.2f}x;"
+            f" with it, p95 {p95(ours_all) * 1e3:.1f} ms"
+        )
     print("(expr: positions whose table the peer can write with its sets, the only ones it is timed on;")
     print(f" t/o: our solver stopped after {args.timeout:g} s, left out of its times and of the ratios)")
 
@@ -363,6 +443,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                 f" = {(imported + first) * 1e3:.0f} ms; whole process {wall * 1e3:.0f} ms"
                 f" (median of {len(runs)}, {len(sample.table.melds)} sets on the table, rack of {len(sample.rack)})"
             )
+
+    if args.big and solve is not None:
+        run_big(big_positions(args.seed, args.big), solve, args.timeout)
 
     print()
     if solve is None:

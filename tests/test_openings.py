@@ -5,11 +5,13 @@ import itertools
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tilerummy import InvalidMeld, Meld, Rules, TileSet, best_opening, has_opening, parse_tiles
+from tilerummy import InvalidMeld, Meld, Rules, TileSet, best_opening, has_opening, parse_tiles, solve
 from tilerummy.openings import candidate_melds, find_opening
+from tilerummy.rules import PRESETS
 from tilerummy.tiles import Tile
 
 from .effort import examples
@@ -122,3 +124,22 @@ def test_an_opening_is_at_least_one_set() -> None:
     assert not has_opening(parse_tiles("R1 B7"), rules)
     assert best_opening(parse_tiles("R1 B7"), rules) is None
     assert find_opening(parse_tiles("R1 R2 R3"), rules) == [Meld.parse("R1 R2 R3")]
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_engine_and_the_solver_agree_on_openings(preset: str) -> None:
+    """Whether a rack holds an initial meld, as the engine's search tells it,
+    is whether the solver finds one: on racks of 30 tiles up to the whole
+    set, and on small racks, where the best sets are often worth too little."""
+    rules = Rules.preset(preset)
+    pool = [piece.tile for piece in rules.tile_set.pieces()]
+    rng = random.Random(f"openings/{preset}")
+    racks = [rng.sample(pool, rng.randint(30, len(pool))) for _ in range(2)]
+    racks += [rng.sample(pool, rng.randint(3, 12)) for _ in range(24)]
+    for rack in racks:
+        play = solve(rack, rules=rules, initial_meld_done=False, fewest_changes=False)
+        assert (play is not None) == has_opening(rack, rules), rack
+        if play is not None:
+            # Only racks of dozens of tiles meet the searches' bounds.
+            assert play.proven or len(rack) >= 40
+            assert play.meld_value is not None and play.meld_value >= rules.meld_threshold

@@ -1,11 +1,17 @@
 from __future__ import annotations
 
 import json
+import random
+from collections import Counter
 
 import pytest
 
-from tilerummy import Rules, Table, TilerummyError, parse_tiles, solve
+from tilerummy import Meld, Rules, Table, Tile, TilerummyError, parse_tiles, solve
 from tilerummy.cli import main
+from tilerummy.openings import candidate_melds, find_opening, has_opening
+from tilerummy.rules import PRESETS
+from tilerummy.solver import _solve
+from tilerummy.solver._search import FACE_COUNT, counts_of, search
 
 
 def counts(text: str) -> list[str]:
@@ -173,3 +179,88 @@ def test_two_jokers_and_two_copies_are_never_four_tiles_of_one_colour_in_groups(
         found = solve("R1 R4 R8 B6 R13", table, fewest_changes=fewest_changes)
         assert found is not None
         assert sorted(map(str, found.placed)) == ["R1", "R13", "R4"]
+
+
+def _big_position(rng: random.Random, rules: Rules) -> tuple[list[Tile], Table]:
+    """A table of any size from the rules' tile set, dealt set by set from the
+    shuffled pool, then a rack of 30 tiles up to every tile left."""
+    pool = [piece.tile for piece in rules.tile_set.pieces()]
+    rng.shuffle(pool)
+    target = rng.randint(0, len(pool))
+    melds: list[Meld] = []
+    while sum(len(meld) for meld in melds) < target:
+        sets = [meld for meld in candidate_melds(pool[:12], wrap=rules.wrap) if len(meld) >= 3]
+        if not sets:
+            break
+        meld = rng.choice(sets)
+        for tile in meld.tiles:
+            pool.remove(tile)
+        melds.append(meld)
+        rng.shuffle(pool)
+    rack = rng.sample(pool, rng.randint(min(30, len(pool)), len(pool)))
+    return rack, Table(tuple(melds))
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_big_racks_waiting_to_open(preset: str) -> None:
+    """On racks of 30 tiles up to every tile left, the initial meld is found
+    exactly when the rack holds one, and places no fewer tiles
+    than any opening the engine's own search finds."""
+    rules = Rules.preset(preset)
+    rng = random.Random(f"big/{preset}")
+    for _ in range(2):
+        rack, table = _big_position(rng, rules)
+        play = solve(rack, table, rules=rules, initial_meld_done=False)
+        assert (play is not None) == has_opening(rack, rules)
+        if play is None:
+            continue
+        # Only racks of dozens of tiles meet the searches' bounds.
+        assert play.proven or len(rack) >= 40
+        assert play.changed == 0
+        assert play.meld_value is not None and play.meld_value >= rules.meld_threshold
+        opening = find_opening(rack, rules)
+        assert opening is not None
+        assert play.tiles_placed >= sum(len(meld) for meld in opening)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_an_initial_meld_matches_the_search_of_its_own(preset: str) -> None:
+    """The initial meld found through the best play of new sets scores what
+    the search for sets worth the threshold finds, run in full."""
+    rules = Rules.preset(preset)
+    rng = random.Random(f"meld/{preset}")
+    pool = [piece.tile for piece in rules.tile_set.pieces()]
+    weights = _solve._weights(rules, "tiles")
+    for _ in range(12):
+        rack = rng.sample(pool, rng.randint(6, 18))
+        play = solve(rack, rules=rules, initial_meld_done=False, fewest_changes=False)
+        found = search(
+            [0] * FACE_COUNT, counts_of(Counter(rack)), weights, wrap=rules.wrap, min_meld_value=rules.meld_threshold
+        )
+        if found is None or not found.melds:
+            assert play is None
+            continue
+        assert play is not None and play.proven
+        assert sum(weights[face] * count for face, count in enumerate(counts_of(Counter(play.placed)))) == found.score
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_big_racks_once_melded(preset: str) -> None:
+    """Once melded, a big rack places at least as many tiles as its initial
+    meld would, and the tie-break changes no score, only (at most) the sets changed."""
+    rules = Rules.preset(preset)
+    rng = random.Random(f"melded/{preset}")
+    for _ in range(2):
+        rack, table = _big_position(rng, rules)
+        plain = solve(rack, table, rules=rules, fewest_changes=False)
+        fewest = solve(rack, table, rules=rules)
+        opening = solve(rack, table, rules=rules, initial_meld_done=False, fewest_changes=False)
+        if opening is not None:
+            assert plain is not None and plain.tiles_placed >= opening.tiles_placed
+        if plain is None:
+            assert fewest is None
+            continue
+        assert fewest is not None
+        if plain.proven and fewest.proven:
+            assert (fewest.tiles_placed, fewest.value) == (plain.tiles_placed, plain.value)
+            assert fewest.changed <= plain.changed

@@ -38,6 +38,7 @@ class Found:
     setups: tuple[Setup, ...] = ()
     high: tuple[int, ...] = ()
     whole: Setup | None = None  # the setup of the play, when it places the whole rack
+    proven: bool = True  # False when a search stopped at its budget: maybe not the best
 
 
 #: How many states the depth-first search for fewer changes may visit, per
@@ -51,16 +52,24 @@ KEEP_STATES = 1000
 #: for the parts candidates() splits off, whose whole is less often playable.
 WHOLE_RACK_BUDGET = 3000
 PART_BUDGET = 300
+#: How many states a step of a full search may keep on average (a step up
+#: to four times as many while the steps before left room): past it (on big
+#: racks and tables, mostly with the six-player set's three copies of each
+#: tile, and for the tie-break), the best scoring so far go on, and the play
+#: found is not proven best.
+STEP_WIDTH = 3000
 
 
-def least_changed(before: Table, found: Found, weights: Sequence[int], rules: Rules) -> Table:
+def least_changed(before: Table, found: Found, weights: Sequence[int], rules: Rules) -> tuple[Table, bool]:
     """The table after a play that scores as ``found`` does and changes the
-    fewest old sets: short depth-first searches find a play to beat, then
-    each joker plan that may score as much is searched in full for a better
-    one, which mostly proves there is none (docs/solver.md tells how)."""
+    fewest old sets, and whether that is proven (False when a full search
+    kept only some of its states, see :data:`STEP_WIDTH`): short depth-first
+    searches find a play to beat, then each joker plan that may score as
+    much is searched in full for a better one, which mostly proves there is
+    none (docs/solver.md tells how)."""
     broken = len(changed_sets(before, found.table))
     if not broken or not found.setups:
-        return found.table
+        return found.table, True
     free = rules.joker_replacement is JokerReplacement.FREE
     count = len(before.melds)
     tables = tables_for(rules)
@@ -103,7 +112,8 @@ def least_changed(before: Table, found: Found, weights: Sequence[int], rules: Ru
         kept, mirrored = race(plan, count - broken + 1)
         if kept is not None:
             take(kept, mirrored, plan)
-    return best
+    # A cut search leaves its plan unproven unless no play of it could change fewer sets.
+    return best, not any(plan.cut and plan.forward.fewest_broken < broken for plan in plans)
 
 
 def kept_by_an_earlier_plan(setups: Sequence[Setup]) -> list[frozenset[int]]:
@@ -181,8 +191,13 @@ class Orders:
         self.ways = ways_to_keep(before.melds, free=free, kept_jokers=kept_jokers)
         for place in broken:
             self.ways[place] = []
-        self.forward = LayerSearch(self.problem, tables, self.ways, kept_jokers, score)
+        self.forward = LayerSearch(self.problem, tables, self.ways, kept_jokers, score, STEP_WIDTH)
         self._down: LayerSearch | None = None
+
+    @property
+    def cut(self) -> bool:
+        """Whether a full search kept only some of its states."""
+        return self.forward.cut or (self._down is not None and self._down.cut)
 
     def searches(self) -> Iterator[tuple[LayerSearch, bool]]:
         """The searches, each with whether its numbers count down."""
@@ -198,7 +213,7 @@ class Orders:
             counted_down = Problem(must, optional, weights, problem.must_jokers, problem.optional_jokers, wrap=False)
             kept_down = Counter({mirrored_face(face): copies for face, copies in self.kept_jokers.items()})
             ways = [[mirrored_way(way) for way in options] for options in self.ways]
-            self._down = LayerSearch(counted_down, self.tables, ways, kept_down, self.score)
+            self._down = LayerSearch(counted_down, self.tables, ways, kept_down, self.score, STEP_WIDTH)
         return self._down
 
 

@@ -58,7 +58,8 @@ class LayerSearch:
     ``score`` and keeps the most old sets, set up once and run for as many
     kept sets as wanted. ``ways``: per old set, the ways to keep it (none to
     search for the best score alone); ``kept_jokers``: the faces the jokers
-    that keep their meaning stand for, which kept sets' jokers may take."""
+    that keep their meaning stand for, which kept sets' jokers may take;
+    ``width``: see :attr:`width`."""
 
     def __init__(
         self,
@@ -67,8 +68,14 @@ class LayerSearch:
         ways: Sequence[Sequence[KeptSet]] = (),
         kept_jokers: Counter[int] = NO_FACES,
         score: int = 0,
+        width: int | None = None,
     ) -> None:
         self.tables = tables
+        #: How many states a step may keep on average (None: all; see
+        #: :meth:`stepwise`); past it, the best scoring so far go on, and
+        #: ``cut`` tells the play may not be the best.
+        self.width = width
+        self.cut = False
         self.scale = len(ways) + 1
         self.score = score
         self.offset = 0  # what a play scores besides what the search counts
@@ -130,6 +137,9 @@ class LayerSearch:
         first: Layer = {self.tables.no_runs: (0, -1, None)}
         step = first
         history: list[Layer] = []
+        # The states all steps may keep, ``width`` each on average: a step
+        # keeps up to four times as many while the steps before left room.
+        room = None if self.width is None else self.width * len(self.steps)
         for position, (number, colour) in enumerate(self.steps):
             # A state goes on only if what it could still add (the rack tiles
             # from here on, a point for each set not yet reached that need
@@ -139,6 +149,12 @@ class LayerSearch:
                 step = self.plan.decide(step, number, self.hopes[position + 1] - floor)
             else:
                 step = self._colour_step(step, position, self.hopes[position] - floor)
+            if room is not None:
+                width = self.width or 0
+                if len(step) > width and (len(step) > SPIKE * width or len(step) > room):
+                    self.cut = True
+                    step = _best_states(step, width)
+                room -= len(step)
             history.append(step)
             yield len(step)
             if not step:
@@ -306,6 +322,25 @@ class LayerSearch:
                 picks.append(pick)
         picks.reverse()
         return self.play(picks, best_score)
+
+
+#: How many times its width a step of a bounded search may keep, while the
+#: steps before it kept fewer than theirs.
+SPIKE = 4
+
+
+def _best_states(step: Layer, width: int) -> Layer:
+    """The ``width`` states scoring most (of those tied last, the first met)."""
+    least = sorted([entry[0] for entry in step.values()], reverse=True)[width - 1]
+    kept = {key: entry for key, entry in step.items() if entry[0] > least}
+    room = width - len(kept)
+    for key, entry in step.items():
+        if not room:
+            break
+        if entry[0] == least:
+            kept[key] = entry
+            room -= 1
+    return kept
 
 
 #: The steps of a search without sets to keep, as (number, colour), by the top number.

@@ -96,6 +96,7 @@ class Found:
     melds: tuple[Meld, ...]
     score: int
     meld_value: int
+    complete: bool = True  # False when the search stopped at its budget: maybe not the best
 
 
 def search(
@@ -108,12 +109,15 @@ def search(
     meld_value_weight: int = 0,
     good_enough: int | None = None,
     floor: int = -1,
+    budget: int | None = None,
 ) -> Found | None:
     """The disjoint sets placing every must copy, some optional copies, with
     the highest total weight of optional copies placed; None if the must
     copies cannot all be placed. ``min_meld_value``: what the sets must be
     worth together; ``meld_value_weight``: what each point of their value
-    scores too; ``good_enough``: a score to stop at; ``floor``: a score to beat.
+    scores too; ``good_enough``: a score to stop at; ``floor``: a score to beat;
+    ``budget``: how many states it may explore before it stops with the best
+    found so far (marked incomplete).
     """
     must = list(must)
     optional = list(optional)
@@ -132,6 +136,7 @@ def search(
     best: Found | None = None
     chosen: list[Meld] = []
     explored: dict[tuple[int, ...], int] = {}
+    left = -1 if budget is None else budget
 
     def record(score: int, meld_value: int) -> bool:
         nonlocal best
@@ -142,8 +147,10 @@ def search(
 
     def visit(position: int, score: int, meld_value: int) -> bool:
         """Explore from the first face at or after position; True to stop."""
-        nonlocal weight_left, must_left
+        nonlocal weight_left, must_left, left
         if record(score, meld_value):
+            return True
+        if not left:
             return True
         while position < JOKER_INDEX and not (must[position] or optional[position]):
             position += 1
@@ -161,6 +168,7 @@ def search(
         )
         if explored.get(key, -1) >= score:
             return False
+        left -= 1
         for candidate in by_lowest[position]:
             if any(must[face] + optional[face] < count for face, count in candidate.needs):
                 continue
@@ -205,4 +213,6 @@ def search(
         return stop
 
     visit(0, 0, 0)
+    if best is not None and not left:
+        best = Found(best.melds, best.score, best.meld_value, complete=False)
     return best

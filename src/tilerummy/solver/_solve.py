@@ -22,12 +22,20 @@ from ..melds import Table
 from ..rules import Rules
 from ..tiles import Piece, Tile, parse_tiles
 from ._describe import changed_sets, describe
-from ._fewest import PART_BUDGET, WHOLE_RACK_BUDGET, Found, Setup, least_changed, placing_all
+from ._fewest import PART_BUDGET, STEP_WIDTH, WHOLE_RACK_BUDGET, Found, Setup, least_changed, placing_all
 from ._jokers import JokersAlone, arrange, joker_plans
 from ._layers import LayerSearch, Problem, placeable
 from ._opening import initial_meld
 from ._search import FACE_COUNT, FACES, JOKER_INDEX, counts_of, search
 from ._tables import tables_for
+
+#: How many states the search for an initial meld worth the threshold may
+#: explore, when the best play of new sets is not worth it: past that, its
+#: best play so far comes back, marked as not proven best.
+MELD_BUDGET = 200_000
+#: How many states the depth-first search for a better play may visit, after
+#: a full search kept only some of its states.
+LEAD_BUDGET = 2000
 
 Objective = Literal["tiles", "value"]
 
@@ -73,6 +81,7 @@ class Solution:
     steps: tuple[str, ...]
     meld_value: int | None = None  # an initial meld's worth, jokers as the tiles they stand for
     changed: int = 0  # how many sets on the table the play changes (see changed_sets)
+    proven: bool = True  # False: a search stopped at its budget, and a better play may exist
 
     @property
     def tiles_placed(self) -> int:
@@ -86,6 +95,7 @@ class Solution:
             "steps": list(self.steps),
             "meld_value": self.meld_value,
             "changed": self.changed,
+            "proven": self.proven,
         }
 
 
@@ -120,8 +130,8 @@ def solve(
     found = best_in_box(before, [0] * FACE_COUNT, rack_counts, weights, rules, melded=initial_meld_done)
     if found is None:
         return None
-    after = least_changed(before, found, weights, rules) if fewest_changes else found.table
-    return _finish(before, after, rack_tiles, rules, melded=initial_meld_done)
+    after, proven = least_changed(before, found, weights, rules) if fewest_changes else (found.table, True)
+    return _finish(before, after, rack_tiles, rules, melded=initial_meld_done, proven=found.proven and proven)
 
 
 @_without_cycle_collector
@@ -169,7 +179,7 @@ def candidates(
             if found is not None:
                 heapq.heappush(queue, (-found.score, next(order), low, high, found))
             continue
-        chosen = after.table
+        chosen, proven = after.table, after.proven
         if fewest_changes and after.setups:
             # The fewest changes for exactly these rack tiles: with nothing
             # left optional the searches are quick.
@@ -178,8 +188,9 @@ def candidates(
                 before, placed, placed, weights, rules, melded=initial_meld_done, floor=after.score - 1
             )
             if exactly is not None:
-                chosen = least_changed(before, exactly, weights, rules)
-        play = _finish(before, chosen, rack_tiles, rules, melded=initial_meld_done)
+                chosen, fewest = least_changed(before, exactly, weights, rules)
+                proven = proven and exactly.proven and fewest
+        play = _finish(before, chosen, rack_tiles, rules, melded=initial_meld_done, proven=proven)
         plays.append(play)
         used = counts_of(Counter(play.placed))
         low, high = list(low), list(high)
@@ -254,14 +265,30 @@ def best_in_box(
                 raise TilerummyError("bounded initial melds with lay-off are not supported")
             opening = initial_meld(before, list(high), list(weights), rules)
             return None if opening is None or opening[0] <= floor else Found(*opening)
-        optional = [high[face] - low[face] for face in range(FACE_COUNT)]
+        # The best play of new sets with no threshold bounds the best initial
+        # meld, and on big racks it is nearly always worth the threshold: then
+        # it is the answer, and the search for sets worth the threshold is
+        # needed only when it is not.
+        free = best_in_box(Table(()), low, high, weights, rules, melded=True, floor=floor, budget=budget)
+        if free is None:
+            return None
         threshold = max(rules.meld_threshold, 1)
+        if free.table.value >= threshold:
+            return Found(free.score, Table(before.melds + free.table.melds), proven=free.proven)
+        optional = [high[face] - low[face] for face in range(FACE_COUNT)]
         found = search(
-            list(low), optional, weights, wrap=rules.wrap, min_meld_value=threshold, floor=max(-1, floor - constant)
+            list(low),
+            optional,
+            weights,
+            wrap=rules.wrap,
+            min_meld_value=threshold,
+            floor=max(-1, floor - constant),
+            good_enough=free.score - constant,
+            budget=MELD_BUDGET,
         )
         if found is None or not found.melds or found.score + constant <= floor:
             return None
-        return Found(found.score + constant, Table(before.melds + found.melds))
+        return Found(found.score + constant, Table(before.melds + found.melds), proven=found.complete)
     best_score = floor
     best: Table | None = None
     everything = sum(weights[face] * count for face, count in enumerate(high))
@@ -304,6 +331,7 @@ def best_in_box(
     # Per setup, the most it can score as far as the searches tell: those
     # that cannot reach the best need no search for fewer changes.
     bounds = [everything] * len(setups)
+    cut = False  # whether a full search kept only some of its states
     for number, setup in enumerate(setups):
         plan, from_rack, problem = setup.plan, setup.from_rack, setup.problem
         if best_score >= everything:
@@ -318,7 +346,9 @@ def best_in_box(
                 bounds[number] = hope
                 continue
         # The best play of this plan, if it scores more than the best so far.
-        arrangement = LayerSearch(problem, tables, score=best_score - fixed + 1).run()
+        full = LayerSearch(problem, tables, score=best_score - fixed + 1, width=STEP_WIDTH)
+        arrangement = full.run()
+        cut = cut or full.cut
         if arrangement is None:
             bounds[number] = best_score
             continue
@@ -329,10 +359,23 @@ def best_in_box(
             except JokersAlone:
                 continue
             best_score = score
+    if cut and setups:
+        # A search kept only some of its states: a depth-first search of the
+        # first plan (the table's jokers kept) may still find a better play.
+        setup = setups[0]
+        fixed = sum(weights[face] * setup.from_rack[face] for face in range(FACE_COUNT))
+        layout, _ = LayerSearch(setup.problem, tables, score=best_score - fixed + 1).depth_first(0, [LEAD_BUDGET])
+        if layout is not None:
+            try:
+                best = arrange(before, layout.melds, setup.plan)
+                best_score = bounds[0] = layout.score + fixed
+            except JokersAlone:
+                pass
     if best is None:
         return None
     rivals = tuple(setup for setup, bound in zip(setups, bounds, strict=True) if bound >= best_score)
-    return Found(best_score, best, rivals, tuple(high))
+    # A play placing the whole rack is the best however it was found.
+    return Found(best_score, best, rivals, tuple(high), proven=not cut or best_score >= everything)
 
 
 def _read_position(
@@ -373,7 +416,9 @@ def _weights(rules: Rules, objective: Objective) -> list[int]:
     return [value * _MAJOR + 1 for value in values]
 
 
-def _finish(before: Table, after: Table, rack: Sequence[Tile], rules: Rules, *, melded: bool) -> Solution:
+def _finish(
+    before: Table, after: Table, rack: Sequence[Tile], rules: Rules, *, melded: bool, proven: bool = True
+) -> Solution:
     try:
         judged = judge_play(before, after, rack, rules, melded=melded)
     except TilerummyError as error:
@@ -382,7 +427,7 @@ def _finish(before: Table, after: Table, rack: Sequence[Tile], rules: Rules, *, 
     value = sum(rules.joker_penalty if tile.is_joker else tile.number for tile in placed)
     steps = tuple(describe(before, judged.table, Counter(placed)))
     changed = len(changed_sets(before, judged.table))
-    return Solution(placed, judged.table, value, steps, judged.meld_value, changed)
+    return Solution(placed, judged.table, value, steps, judged.meld_value, changed, proven)
 
 
 _ORDER = operator.attrgetter("sort_key")
