@@ -21,7 +21,9 @@ from tilerummy.errors import TilerummyError
 from tilerummy.records import GameRecord
 from tilerummy.rules import PoolDraws, Rules
 
-#: Games the arena played before its speed-ups (written by ``bench/arena_bench.py --write-fixture``).
+#: Games the arena played for fixed seeds (written by ``bench/arena_bench.py --write-fixture``): a change
+#: meant to make the arena faster must play them again exactly; one that changes a bot's or the solver's
+#: choices on purpose writes them again.
 GAMES_BEFORE = Path(__file__).parent / "data" / "arena_games.json"
 
 
@@ -311,7 +313,7 @@ def _game_digest(record_text: str) -> dict[str, object]:
 @pytest.mark.parametrize(
     "arena", json.loads(GAMES_BEFORE.read_text(encoding="utf-8"))["arenas"], ids=lambda arena: ",".join(arena["bots"])
 )
-def test_the_arena_plays_the_same_games_as_before_its_speed_ups(arena: dict[str, object], tmp_path: Path) -> None:
+def test_the_arena_plays_the_games_recorded_for_its_seeds(arena: dict[str, object], tmp_path: Path) -> None:
     bots, games, seed = arena["bots"], arena["games"], arena["seed"]
     assert isinstance(bots, list) and isinstance(games, int) and isinstance(seed, int)
     # Two processes for the mirrored heads-up deals: a deal's games share a process and what it remembers.

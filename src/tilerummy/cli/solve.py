@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         table = Table.parse(args.table, wrap=rules.wrap)
         unchanged = [[str(tile) for tile in meld] for meld in table]
-        empty = {"placed": [], "table": unchanged, "value": 0, "steps": [], "meld_value": None, "changed": 0}
+        empty = {"placed": [], "table": unchanged, "value": 0, "steps": [], "meld_value": None, "changed": 0, "proven": True}
         print(json.dumps(solution.to_dict() if solution is not None else empty))
         return 0
     if solution is None:
@@ -56,4 +56,6 @@ def run(args: argparse.Namespace) -> int:
     for number, step in enumerate(solution.steps, start=1):
         print(f"  {number}. {step}")
     print(f"Table: {solution.table}")
+    if not solution.proven:
+        print("The search stopped at its bound: a play placing more may exist (docs/solver.md).")
     return 0
