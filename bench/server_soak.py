@@ -28,6 +28,7 @@ import tracemalloc
 from dataclasses import dataclass
 from pathlib import Path
 
+from tilerummy.legality import forget_judged
 from tilerummy.server.botpool import BotPool
 from tilerummy.server.hub import Hub, Member
 from tilerummy.server.seating import IDLE_ROOM_SECONDS
@@ -75,6 +76,7 @@ def read(hub: Hub, games: int, moves: int) -> Reading:
         # type(), not isinstance(): a weak proxy whose object has gone raises ReferenceError on isinstance.
         if type(thing) is functools._lru_cache_wrapper:
             thing.cache_clear()
+    forget_judged()
     gc.collect()
     traced = tracemalloc.get_traced_memory()[0] if tracemalloc.is_tracing() else 0
     return Reading(games, moves, len(gc.get_objects()), traced, structures(hub))

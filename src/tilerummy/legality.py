@@ -125,6 +125,11 @@ _JUDGED: dict[tuple[Table, Table, Rules, bool], JudgedPlay] = {}
 _JUDGED_MOST = 2048
 
 
+def forget_judged() -> None:
+    """Forget the plays judged lately (a bounded memory: to measure what else a process keeps)."""
+    _JUDGED.clear()
+
+
 def _check_held(added: Counter[Tile], rack: Sequence[Tile]) -> None:
     not_held = _beyond(added, Counter(rack))
     if not_held:
