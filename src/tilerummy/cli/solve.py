@@ -42,7 +42,15 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         table = Table.parse(args.table, wrap=rules.wrap)
         unchanged = [[str(tile) for tile in meld] for meld in table]
-        empty = {"placed": [], "table": unchanged, "value": 0, "steps": [], "meld_value": None, "changed": 0, "proven": True}
+        empty = {
+            "placed": [],
+            "table": unchanged,
+            "value": 0,
+            "steps": [],
+            "meld_value": None,
+            "changed": 0,
+            "proven": True,
+        }
         print(json.dumps(solution.to_dict() if solution is not None else empty))
         return 0
     if solution is None:

@@ -58,6 +58,7 @@ from .loop_monitor import KEPT_SECONDS, LoopMonitor
 from .profile_routes import PROFILE_ROUTES
 from .protocol import PROTOCOL_VERSION, json_schema
 from .public_address import PublicAddress
+from .puzzle_routes import PUZZLE_ROUTES
 from .security_headers import SecurityHeaders
 from .store import Store, StoredGame, default_database_path, open_store
 
@@ -301,12 +302,14 @@ ROUTES = [
     Route("/api/games/{game_id}/record", game_record),
     Route("/api/games/{game_id}/analysis", game_analysis),
     *PROFILE_ROUTES,
+    *PUZZLE_ROUTES,
     WebSocketRoute("/ws", websocket_endpoint),
     Route("/", page),
     Route("/r/{code}", page),
     Route("/replay/{game_id}", page),
     Route("/leaderboard", page),
     Route("/players/{name}", page),
+    Route("/puzzle", page),
     # The browser client's files, shipped in the package.
     Mount("/static", ClientFiles(packages=[("tilerummy.server", "static")]), name="static"),
 ]

@@ -94,7 +94,7 @@ class ProfileService:
         return await asyncio.get_running_loop().run_in_executor(None, work)
 
 
-def _service(request: Request) -> ProfileService:
+def service_of(request: Request) -> ProfileService:
     service: ProfileService = request.app.state.profiles
     return service
 
@@ -103,56 +103,56 @@ def _address(request: Request) -> str:
     return request.client.host if request.client is not None else ""
 
 
-def _error(status: int, reason: str, detail: str, **headers: str) -> JSONResponse:
+def error_answer(status: int, reason: str, detail: str, **headers: str) -> JSONResponse:
     return JSONResponse({"error": reason, "detail": detail}, status_code=status, headers=headers or None)
 
 
 def _too_many() -> JSONResponse:
-    return _error(429, "too_many_attempts", "too many attempts from here: wait a minute", **{"Retry-After": "60"})
+    return error_answer(429, "too_many_attempts", "too many attempts from here: wait a minute", **{"Retry-After": "60"})
 
 
-async def _body(request: Request, field: str) -> str | JSONResponse:
+async def json_field(request: Request, field: str) -> str | JSONResponse:
     """The one string field a JSON body must hold, or the error to answer."""
     raw = await request.body()
     if len(raw) > MAX_BODY:
-        return _error(413, "too_large", f"a request's body is at most {MAX_BODY} bytes")
+        return error_answer(413, "too_large", f"a request's body is at most {MAX_BODY} bytes")
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        return _error(400, "bad_request", "the body is not JSON")
+        return error_answer(400, "bad_request", "the body is not JSON")
     value = data.get(field) if isinstance(data, dict) else None
     if not isinstance(value, str):
-        return _error(400, "bad_request", f"the body is a JSON object with a string {field!r}")
+        return error_answer(400, "bad_request", f"the body is a JSON object with a string {field!r}")
     return value
 
 
-async def _signed_in(request: Request) -> Profile | JSONResponse:
+async def signed_in(request: Request) -> Profile | JSONResponse:
     """The profile whose device key the request carries, or the error to answer."""
-    service = _service(request)
+    service = service_of(request)
     address = _address(request)
     if not service.key_failures.left(address):
         return _too_many()
     scheme, _, key = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not key.strip():
-        return _error(401, "no_key", "send the profile's key as 'Authorization: Bearer KEY'")
+        return error_answer(401, "no_key", "send the profile's key as 'Authorization: Bearer KEY'")
     profile = await service.run(lambda: service.profiles.by_key(key.strip()))
     if profile is None:
         service.key_failures.allow(address)
-        return _error(401, "bad_key", "this key belongs to no profile (signed out, or never made here)")
+        return error_answer(401, "bad_key", "this key belongs to no profile (signed out, or never made here)")
     return profile
 
 
 def _refused(error: ProfileError) -> JSONResponse:
-    return _error(409 if error.reason == "name_taken" else 400, error.reason, error.detail)
+    return error_answer(409 if error.reason == "name_taken" else 400, error.reason, error.detail)
 
 
 async def create_profile(request: Request) -> Response:
-    service = _service(request)
-    name = await _body(request, "name")
+    service = service_of(request)
+    name = await json_field(request, "name")
     if isinstance(name, JSONResponse):
         return name
     if not service.creations.left(_address(request)):
-        return _error(429, "too_many_profiles", "too many profiles made from here: try again later")
+        return error_answer(429, "too_many_profiles", "too many profiles made from here: try again later")
     try:
         made = await service.run(lambda: service.profiles.create(name))
     except ProfileError as error:
@@ -164,20 +164,20 @@ async def create_profile(request: Request) -> Response:
 
 
 async def me(request: Request) -> Response:
-    profile = await _signed_in(request)
+    profile = await signed_in(request)
     if isinstance(profile, JSONResponse):
         return profile
     return JSONResponse({"profile": profile.to_dict()})
 
 
 async def rename(request: Request) -> Response:
-    profile = await _signed_in(request)
+    profile = await signed_in(request)
     if isinstance(profile, JSONResponse):
         return profile
-    name = await _body(request, "name")
+    name = await json_field(request, "name")
     if isinstance(name, JSONResponse):
         return name
-    service = _service(request)
+    service = service_of(request)
     try:
         renamed = await service.run(lambda: service.profiles.rename(profile.id, name))
     except ProfileError as error:
@@ -186,28 +186,28 @@ async def rename(request: Request) -> Response:
 
 
 async def new_recovery_code(request: Request) -> Response:
-    profile = await _signed_in(request)
+    profile = await signed_in(request)
     if isinstance(profile, JSONResponse):
         return profile
-    service = _service(request)
+    service = service_of(request)
     code = await service.run(lambda: service.profiles.new_recovery_code(profile.id))
     return JSONResponse({"recovery_code": code})
 
 
 async def sign_out(request: Request) -> Response:
-    profile = await _signed_in(request)
+    profile = await signed_in(request)
     if isinstance(profile, JSONResponse):
         return profile
-    service = _service(request)
+    service = service_of(request)
     key = request.headers["authorization"].partition(" ")[2].strip()
     await service.run(lambda: service.profiles.forget_key(key))
     return JSONResponse({"signed_out": True})
 
 
 async def sign_in(request: Request) -> Response:
-    service = _service(request)
+    service = service_of(request)
     address = _address(request)
-    code = await _body(request, "recovery_code")
+    code = await json_field(request, "recovery_code")
     if isinstance(code, JSONResponse):
         return code
     if not service.code_failures.left(address):
@@ -215,18 +215,18 @@ async def sign_in(request: Request) -> Response:
     found = await service.run(lambda: service.profiles.recover(code))
     if found is None:
         service.code_failures.allow(address)
-        return _error(401, "bad_code", "no profile has this recovery code")
+        return error_answer(401, "bad_code", "no profile has this recovery code")
     profile, key = found
     return JSONResponse({"profile": profile.to_dict(), "key": key})
 
 
 async def public_profile(request: Request) -> Response:
     """A profile's page: its rating, its record and every rated game with its replay."""
-    service = _service(request)
+    service = service_of(request)
     name = str(request.path_params["name"])
     profile = await service.run(lambda: service.profiles.by_name(name))
     if profile is None:
-        return _error(404, "no_such_profile", "no profile has this name")
+        return error_answer(404, "no_such_profile", "no profile has this name")
     found = profile
 
     def read(sql: Statement) -> dict[str, Any]:
@@ -238,10 +238,10 @@ async def public_profile(request: Request) -> Response:
 
 async def leaderboard_route(request: Request) -> Response:
     """The players with a settled rating, best first; the bots' ratings; and, with a key, yours."""
-    service = _service(request)
+    service = service_of(request)
     you = None
     if request.headers.get("authorization"):
-        profile = await _signed_in(request)
+        profile = await signed_in(request)
         if isinstance(profile, JSONResponse):
             return profile
         you = profile

@@ -58,7 +58,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 2: which process of a cluster may write each room (see Change.holder).
     ("CREATE TABLE IF NOT EXISTS room_holders (code TEXT PRIMARY KEY, holder TEXT NOT NULL)",),
-    # 3: players' profiles, the hashes of their keys, and their ratings game by game (see profile_store.py).
+    # 3: players' profiles, the hashes of their keys, their ratings game by game, rated games' seats, and
+    # their tries at puzzles (profile_store.py, rated_games.py, puzzle_routes.py).
     (
         """CREATE TABLE IF NOT EXISTS profiles (
             id TEXT PRIMARY KEY,
@@ -83,6 +84,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (profile, game))""",
         "CREATE INDEX IF NOT EXISTS ratings_by_time ON ratings (profile, at)",
         "CREATE TABLE IF NOT EXISTS rated_games (game TEXT PRIMARY KEY, seats TEXT NOT NULL)",
+        """CREATE TABLE IF NOT EXISTS puzzle_tries (
+            profile TEXT NOT NULL,
+            puzzle TEXT NOT NULL,
+            solved INTEGER NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            puzzle_mu DOUBLE PRECISION NOT NULL,
+            puzzle_sigma DOUBLE PRECISION NOT NULL,
+            at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (profile, puzzle))""",
+        "CREATE INDEX IF NOT EXISTS puzzle_tries_by_puzzle ON puzzle_tries (puzzle, at)",
     ),
     # A change to the schema is a new step here, never an edit of an old one.
 )
