@@ -9,6 +9,7 @@ import { showReplay } from "./replay.js";
 import { rulesSummary, showRoom } from "./room.js";
 import { TutorialScreen } from "./tutorial.js";
 import { profilePanel, saveProfile, savedProfile, showLeaderboard, showPlayer } from "./profile.js";
+import { PuzzleScreen, showPuzzle } from "./puzzle.js";
 import { Chat } from "./chat.js";
 
 const app = document.getElementById("app");
@@ -202,6 +203,12 @@ function route() {
   } else if (replay) {
     leaveScreen();
     showReplay(app, header(), replay[1]);
+  } else if (path === "/puzzle") {
+    if (state.code) leaveRoom();
+    if (!(state.screen instanceof PuzzleScreen)) {
+      leaveScreen();
+      showPuzzle(app, { header, goHome }, state.name || defaultName()).then((screen) => (state.screen = screen));
+    } else state.screen.render();
   } else if (path === "/leaderboard") {
     leaveScreen();
     showLeaderboard(app, header, navigate);
@@ -543,6 +550,7 @@ function showHome() {
         h("h1", {}, t("home_title")),
         h("p", {}, t("home_intro")),
         newcomer ? null : h("a", { class: "button secondary learn", id: "tutorial-link", href: TUTORIAL_HASH }, t("tutorial_link")),
+        h("a", { class: "button secondary learn", id: "puzzle-link", href: "/puzzle", onclick: (event) => (event.preventDefault(), navigate("/puzzle")) }, t("puzzle_link")),
       ),
       // Someone who has never been here is offered the tutorial first.
       newcomer
