@@ -11,9 +11,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 import pytest
 
 #: The store's tables, dropped before a test so that it starts from an empty database.
-STORE_TABLES = (
-    "rooms, games, actions, room_holders, profiles, profile_keys, ratings, rated_games, puzzle_tries, schema_version"
-)
+STORE_TABLES = "rooms, games, actions, room_holders, profiles, profile_keys, ratings, rated_games, puzzle_tries, game_figures, schema_version"
 
 
 def worker_schema() -> str | None:

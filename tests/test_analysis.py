@@ -52,10 +52,30 @@ def test_the_json_form_has_the_documented_fields() -> None:
             "best_placed": ["R10", "R11", "R12"],
             "best_steps": data["turns"][0]["best_steps"],
             "initial_meld": True,
+            "rack": 4,
+            "missed_go_out": False,
         }
     ]
     assert data["turns"][0]["best_steps"]
-    assert data["players"][0] == {"seat": 0, "name": "P0", "turns": 1, "missed_tiles": 3, "turns_with_better_play": 1}
+    assert data["players"][0] == {
+        "seat": 0,
+        "name": "P0",
+        "turns": 1,
+        "missed_tiles": 3,
+        "turns_with_better_play": 1,
+        "placed": 0,
+        "best": 3,
+        "missed_go_outs": 0,
+    }
+
+
+def test_a_turn_that_could_have_placed_the_whole_rack_is_a_missed_go_out() -> None:
+    rules = Rules.preset("casual")
+    game = _explicit_game(["R10 R11 R12", "K1 K2 Y9"], "Y1 Y2 Y3", rules)
+    game.draw(0)
+    report = analyse(GameRecord.from_game(game))
+    assert report.turns[0].missed_go_out
+    assert report.players[0].missed_go_outs == 1
 
 
 def test_no_play_of_a_whole_bot_game_beats_the_solver() -> None:

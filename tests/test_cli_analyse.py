@@ -43,7 +43,16 @@ def test_analyse_json_follows_the_documented_shape(record_file: Path, capsys: py
         (2, 0, "play", 3, 3),
     ]
     assert data["turns"][0]["best_play"] == "R10 R11 R12"
-    assert data["players"][0] == {"seat": 0, "name": "P0", "turns": 2, "missed_tiles": 3, "turns_with_better_play": 1}
+    assert data["players"][0] == {
+        "seat": 0,
+        "name": "P0",
+        "turns": 2,
+        "missed_tiles": 3,
+        "turns_with_better_play": 1,
+        "placed": 3,
+        "best": 6,
+        "missed_go_outs": 0,
+    }
 
 
 def test_analyse_refuses_what_is_not_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -105,6 +105,11 @@ def test_a_rated_game_of_two_profiles_moves_both_ratings_once(tmp_path: Path) ->
         if scores[0] != scores[1]:
             assert ratings[winner].mu > 1500 > ratings[loser].mu
         assert all(rating.games == 1 and rating.provisional for rating in ratings.values())
+        # The game's analysis, worked out in the bots' pool, leaves each profile's figures.
+        await asyncio.wait(list(hub._tasks), timeout=120)
+        figures = hub.store.transact(functools.partial(standing, profile_id=ana_id))
+        assert figures.analysed == 1 and figures.placed == 0 and figures.best >= 0
+        assert figures.to_dict()["missed_go_outs"] == 0
         # The finishing write tried again (as after a failed transaction) rates nothing twice.
         hub.store.transact(finish_work(game_id, scores, (), clock()))
         assert rows(hub, game_id) == stored

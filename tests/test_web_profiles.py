@@ -82,6 +82,16 @@ def test_a_profile_is_made_signed_in_elsewhere_and_rated_against_the_computer(
     expect(first.locator("#bot-ratings")).to_contain_text("Hard")
     screenshot(first, f"leaderboard-{size}")
     second.click("#profile-page")
+    # The game's analysis is worked out after it ends: the page shows its figures once it is there.
+    second.wait_for_function(
+        "async (name) => (await (await fetch(`/api/profiles/${encodeURIComponent(name)}`)).json())"
+        ".standing.analysed_games > 0",
+        arg=name,
+        polling=500,
+        timeout=120_000,
+    )
+    second.reload()
+    expect(second.locator("#player-figures")).to_contain_text("Placed ")
     expect(second.locator("#player-games tbody tr")).to_have_count(1)
     expect(second.locator("#player-games")).to_contain_text(" / 2")
     screenshot(second, f"player-{size}")

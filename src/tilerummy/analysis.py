@@ -41,10 +41,16 @@ class TurnAnalysis:
     best: int  # the most rack tiles that could have been placed
     best_play: Solution | None  # one such play (fewest sets changed); None when nothing could be placed
     initial_meld: bool  # the turn was still looking for its initial meld
+    rack: int = 0  # tiles in the rack as the turn began
 
     @property
     def missed(self) -> int:
         return self.best - self.placed
+
+    @property
+    def missed_go_out(self) -> bool:
+        """The whole rack could have been placed (the player could have gone out), and was not."""
+        return self.rack > 0 and self.best == self.rack and self.placed < self.best
 
     def to_dict(self) -> dict[str, Any]:
         best_play = self.best_play
@@ -58,6 +64,8 @@ class TurnAnalysis:
             "best_placed": [str(tile) for tile in best_play.placed] if best_play is not None else [],
             "best_steps": list(best_play.steps) if best_play is not None else [],
             "initial_meld": self.initial_meld,
+            "rack": self.rack,
+            "missed_go_out": self.missed_go_out,
         }
 
 
@@ -70,6 +78,9 @@ class PlayerSummary:
     turns: int
     missed_tiles: int  # the sum over the player's turns of best less placed
     turns_with_better_play: int
+    placed: int = 0  # rack tiles placed over the game
+    best: int = 0  # the sum over the player's turns of the most that could have been placed
+    missed_go_outs: int = 0  # turns that could have placed the whole rack and did not
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -78,6 +89,9 @@ class PlayerSummary:
             "turns": self.turns,
             "missed_tiles": self.missed_tiles,
             "turns_with_better_play": self.turns_with_better_play,
+            "placed": self.placed,
+            "best": self.best,
+            "missed_go_outs": self.missed_go_outs,
         }
 
 
@@ -117,7 +131,7 @@ def analyse(
             raise RecordError(f"actions[{index}]: {replay_error}")
         placed = max(len(rack) - len(game.rack(seat)), 0) if action.kind == "play" else 0
         best = best_play.tiles_placed if best_play is not None else 0
-        turns.append(TurnAnalysis(index, seat, action.kind, placed, best, best_play, not melded))
+        turns.append(TurnAnalysis(index, seat, action.kind, placed, best, best_play, not melded, len(rack)))
         if progress is not None:
             progress(index + 1, total)
     return GameAnalysis(tuple(turns), _summaries(record, turns))
@@ -148,6 +162,9 @@ def _summaries(record: GameRecord, turns: list[TurnAnalysis]) -> tuple[PlayerSum
                 turns=len(own),
                 missed_tiles=sum(turn.missed for turn in own),
                 turns_with_better_play=sum(1 for turn in own if turn.missed > 0),
+                placed=sum(turn.placed for turn in own),
+                best=sum(turn.best for turn in own),
+                missed_go_outs=sum(1 for turn in own if turn.missed_go_out),
             )
         )
     return tuple(summaries)

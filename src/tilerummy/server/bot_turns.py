@@ -7,7 +7,8 @@ only if the game is where it was when the bot started thinking.
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
+from typing import Protocol, TypeVar
 
 from ..errors import Reason
 from ..game import Play
@@ -15,8 +16,14 @@ from .botpool import BotPool
 from .clock import Clock, Timers, sleep
 from .members import Member, room_of, seat_of
 from .protocol import Hint, HintRequest
+from .rated_games import figures_work
 from .room_core import Act
 from .rooms import Room, RoomError
+from .store import Store
+
+_T = TypeVar("_T")
+#: Seconds a finished rated game's analysis may take in a worker.
+FIGURES_BUDGET = 60.0
 
 #: Thinking time a bot gets, at most; never more than its turn has left.
 BOT_BUDGET_SECONDS = 3.0
@@ -29,12 +36,16 @@ class Acting(Protocol):
 
 
 class BotDesk(Protocol):
-    """What bots at the table need: the bot pool, the time, and the room's actions."""
+    """What bots at the table need: the bot pool, the time, the room's actions, and the store
+    (a finished rated game's analysis is kept as its players' figures)."""
 
     bots: BotPool
     clock: Clock
     timers: Timers
     bot_budget: float
+    store: Store
+
+    async def read(self, work: Callable[[], _T]) -> _T: ...
 
     @property
     def turns(self) -> Acting: ...
@@ -44,6 +55,17 @@ class BotTurns:
     def __init__(self, hub: BotDesk) -> None:
         self.hub = hub
         self._hinting: set[Member] = set()
+
+    async def figure(self, game_id: str) -> None:
+        """Analyse a finished rated game in the bot pool and keep each profile's figures from it:
+        tiles placed against the most that could have been, and go-outs missed (``docs/ratings.md``)."""
+        stored = await self.hub.read(lambda: self.hub.store.game(game_id))
+        if stored is None or stored.result is None:
+            return
+        analysis = await self.hub.bots.analyse(stored.record(), FIGURES_BUDGET)
+        if analysis is not None:
+            work = figures_work(game_id, analysis["players"])
+            await self.hub.read(lambda: self.hub.store.transact(work))
 
     async def play(self, room: Room, moves: int, level: str, *, stand_in: bool) -> None:
         """Play the turn after move ``moves`` for its seat, unless the game moved on meanwhile."""

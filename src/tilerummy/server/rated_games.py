@@ -62,6 +62,26 @@ def finish_work(
     return work
 
 
+def figures_work(game_id: str, players: Sequence[dict[str, Any]]) -> Callable[[Statement], None]:
+    """What a rated game's analysis leaves for its profiles: each one's tiles placed, the most it
+    could have placed, and the go-outs it missed (the analysis's player summaries, by seat)."""
+
+    def work(sql: Statement) -> None:
+        rows = sql("SELECT seats FROM rated_games WHERE game = ?", (game_id,))
+        if not rows:
+            return
+        for seat, summary in zip(json.loads(rows[0][0]), players, strict=False):
+            profile = seat.get("profile")
+            if profile is None or sql("SELECT 1 FROM game_figures WHERE profile = ? AND game = ?", (profile, game_id)):
+                continue
+            sql(
+                "INSERT INTO game_figures (profile, game, placed, best, missed_go_outs) VALUES (?, ?, ?, ?, ?)",
+                (profile, game_id, int(summary["placed"]), int(summary["best"]), int(summary["missed_go_outs"])),
+            )
+
+    return work
+
+
 def _seat_rating(sql: Statement, seat: dict[str, str]) -> Rating:
     if "bot" in seat:
         return BOT_RATINGS[seat["bot"]]
@@ -85,6 +105,10 @@ class Standing:
     wins: int
     mean_score: float | None
     place: int | None  # on the leaderboard, 1 first; None while provisional
+    placed: int = 0  # over the analysed rated games: rack tiles placed,
+    best: int = 0  # the most that could have been placed,
+    missed_go_outs: int = 0  # and the turns that could have gone out and did not
+    analysed: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         games = self.rating.games
@@ -97,6 +121,9 @@ class Standing:
             "win_share": round(self.wins / games, 3) if games else None,
             "mean_score": None if self.mean_score is None else round(self.mean_score, 1),
             "place": self.place,
+            "analysed_games": self.analysed,
+            "placed_share": round(self.placed / self.best, 3) if self.best else None,
+            "missed_go_outs": self.missed_go_outs,
         }
 
 
@@ -110,7 +137,21 @@ def standing(sql: Statement, profile_id: str) -> Standing:
     if not rating.provisional:
         ahead = [row for row in _latest(sql) if row[4] >= PROVISIONAL_GAMES and float(row[2]) > rating.mu]
         place = len(ahead) + 1
-    return Standing(rating, int(totals[0]), None if totals[1] is None else float(totals[1]), place)
+    figures = sql(
+        "SELECT COUNT(*), COALESCE(SUM(placed), 0), COALESCE(SUM(best), 0), COALESCE(SUM(missed_go_outs), 0)"
+        " FROM game_figures WHERE profile = ?",
+        (profile_id,),
+    )[0]
+    return Standing(
+        rating,
+        int(totals[0]),
+        None if totals[1] is None else float(totals[1]),
+        place,
+        placed=int(figures[1]),
+        best=int(figures[2]),
+        missed_go_outs=int(figures[3]),
+        analysed=int(figures[0]),
+    )
 
 
 def _latest(sql: Statement) -> list[tuple[Any, ...]]:
@@ -147,8 +188,9 @@ def leaderboard(sql: Statement, *, size: int = LEADERBOARD_SIZE) -> list[dict[st
 def history(sql: Statement, profile_id: str) -> list[dict[str, Any]]:
     """The profile's rated games, oldest first: its rating after each, its place and score."""
     rows = sql(
-        "SELECT r.game, r.mu, r.sigma, r.place, r.players, r.score, r.at, g.room FROM ratings r"
-        " LEFT JOIN games g ON g.id = r.game WHERE r.profile = ? ORDER BY r.at, r.game",
+        "SELECT r.game, r.mu, r.sigma, r.place, r.players, r.score, r.at, f.placed, f.best, f.missed_go_outs"
+        " FROM ratings r LEFT JOIN game_figures f ON f.profile = r.profile AND f.game = r.game"
+        " WHERE r.profile = ? ORDER BY r.at, r.game",
         (profile_id,),
     )
     return [
@@ -160,7 +202,11 @@ def history(sql: Statement, profile_id: str) -> list[dict[str, Any]]:
             "players": int(row[4]),
             "score": int(row[5]),
             "at": float(row[6]),
+            "placed": None if row[7] is None else int(row[7]),
+            "best": None if row[8] is None else int(row[8]),
+            "missed_go_outs": None if row[9] is None else int(row[9]),
             "record": f"/api/games/{row[0]}/record",
+            "analysis": f"/api/games/{row[0]}/analysis",
             "replay": f"/replay/{row[0]}",
         }
         for row in rows

@@ -95,6 +95,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             at DOUBLE PRECISION NOT NULL,
             PRIMARY KEY (profile, puzzle))""",
         "CREATE INDEX IF NOT EXISTS puzzle_tries_by_puzzle ON puzzle_tries (puzzle, at)",
+        """CREATE TABLE IF NOT EXISTS game_figures (
+            profile TEXT NOT NULL,
+            game TEXT NOT NULL,
+            placed INTEGER NOT NULL,
+            best INTEGER NOT NULL,
+            missed_go_outs INTEGER NOT NULL,
+            PRIMARY KEY (profile, game))""",
     ),
     # A change to the schema is a new step here, never an edit of an old one.
 )

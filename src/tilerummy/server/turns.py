@@ -44,6 +44,10 @@ def retry_delay(failures: int) -> float:
 class BotPlayer(Protocol):
     async def play(self, room: Room, moves: int, level: str, *, stand_in: bool) -> None: ...
 
+    async def figure(self, game_id: str) -> None:
+        """Work out a finished rated game's figures for its players' profiles (its analysis)."""
+        ...
+
 
 class Table(Protocol):
     """What turns need: the time and timers, each room's runtime, the store's writes,
@@ -154,6 +158,8 @@ class Turns:
         self.hub.tell.game(room, info, reply_to=event.request, replier=member)
         if room.game is not None and room.game.is_over:
             self.hub.tell.room(room)
+            if room.rated_game and room.game_id is not None:
+                self.hub.spawn(self.hub.bot_turns.figure(room.game_id))
         self.schedule(room)
 
     def _answer_again(self, member: Member, room: Room, event: Repeated) -> None:

@@ -210,6 +210,10 @@ export async function showPlayer(app, header, navigate, name) {
         : t("profile_no_games"),
       standing.place ? ` · ${t("player_place", { place: standing.place })}` : "",
     ),
+    // What only an exact solver can tell: how close the player came to the best play, turn by turn.
+    standing.placed_share !== null
+      ? h("p", { id: "player-figures" }, t("player_figures", { share: Math.round(standing.placed_share * 100), n: standing.missed_go_outs, games: standing.analysed_games }))
+      : null,
     data.games.length > 1 ? ratingChart(data.games) : null,
     data.games.length
       ? h(
