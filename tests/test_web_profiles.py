@@ -84,8 +84,9 @@ def test_a_profile_is_made_signed_in_elsewhere_and_rated_against_the_computer(
     second.click("#profile-page")
     # The game's analysis is worked out after it ends: the page shows its figures once it is there.
     second.wait_for_function(
-        "async (name) => (await (await fetch(`/api/profiles/${encodeURIComponent(name)}`)).json())"
-        ".standing.analysed_games > 0",
+        # A function the page calls again every half second (a synchronous request: the test waits on its answer).
+        "(name) => { const ask = new XMLHttpRequest(); ask.open('GET', `/api/profiles/${encodeURIComponent(name)}`, false);"
+        " ask.send(); return JSON.parse(ask.responseText).standing.analysed_games > 0; }",
         arg=name,
         polling=500,
         timeout=120_000,
@@ -101,8 +102,17 @@ def test_a_profile_is_made_signed_in_elsewhere_and_rated_against_the_computer(
         _speak(first, language)
         _texts_fit_and_speak(first, language, f"leaderboard, {size}")
 
+    # A new name, taken on the second browser, is the profile's on the first too.
+    second.goto(server.url)
+    _speak(second, "en")
+    second.click("#profile-panel details summary")
+    second.fill("#new-name", f"{name} B")
+    second.click("#rename")
+    expect(second.locator("#profile-panel")).to_contain_text(f"{name} B")
+    expect(second.locator("#profile-panel")).to_contain_text("after 1 rated game")
     # Signed out on the first browser: its key stops working; the second still plays as the profile.
     first.goto(server.url)
+    _speak(first, "en")
     first.click("#sign-out")
     expect(first.locator("#create-profile")).to_be_visible()
     request = urllib.request.Request(f"{server.url}/api/me", headers={"Authorization": f"Bearer {key}"})
@@ -110,7 +120,7 @@ def test_a_profile_is_made_signed_in_elsewhere_and_rated_against_the_computer(
         urllib.request.urlopen(request)
     assert json.loads(refused.value.read())["error"] == "bad_key"
     second.goto(server.url)
-    expect(second.locator("#profile-panel")).to_contain_text(name)
+    expect(second.locator("#profile-panel")).to_contain_text(f"{name} B")
     for language in LANGUAGES:
         _speak(second, language)
         _texts_fit_and_speak(second, language, f"home with a profile, {size}")

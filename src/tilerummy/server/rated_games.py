@@ -122,7 +122,8 @@ class Standing:
             "mean_score": None if self.mean_score is None else round(self.mean_score, 1),
             "place": self.place,
             "analysed_games": self.analysed,
-            "placed_share": round(self.placed / self.best, 3) if self.best else None,
+            # Nothing could ever be placed: nothing was missed.
+            "placed_share": round(self.placed / self.best, 3) if self.best else (1.0 if self.analysed else None),
             "missed_go_outs": self.missed_go_outs,
         }
 

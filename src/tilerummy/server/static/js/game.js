@@ -101,7 +101,7 @@ export class GameScreen {
       beep(game.result.winner === me ? "win" : "place");
     } else if (event.kind === "timeout" && event.seat === me) {
       // The message names the tiles drawn, as the rack marks them.
-      toast(this.drawn.tiles.length ? t("timeout_you_tiles", { tiles: this.drawn.tiles.map(tileLabel).join(" ") }) : t("timeout_you", { n: event.drawn }), "error");
+      toast(this.drawn.tiles.length ? t("timeout_you_tiles", { tiles: this.drawn.tiles.map(tileWords).join(", ") }) : t("timeout_you", { n: event.drawn }), "error");
     } else if (event.kind === "play" && event.seat !== me) {
       beep("place");
     } else if (event.kind === "draw" && event.seat === me) {
@@ -667,11 +667,16 @@ function timeoutLine(entry, name, spoken) {
   return h("span", { class: "log-line" }, head, tiles.flatMap((tile, index) => (index ? [" ", tile] : [tile])), tail ?? "");
 }
 
-// Reasons name tiles as the player sees them ("5♥", or "Q♦" as cards).
+// A tile named in words as the player sees it: "red 5" among tiles, "Q♦" as cards.
+function tileWords(token) {
+  return settings.cards ? tileLabel(token) : tileSpoken(token);
+}
+
+// Reasons name tiles as the player sees them ("red 5 appears twice", or "Q♦" as cards).
 function labelled(params) {
   const shown = { ...params };
-  if (shown.tile) shown.tile = tileLabel(shown.tile);
-  if (shown.hint) shown.hint = tileLabel(shown.hint);
-  if (shown.missing) shown.missing = shown.missing.split(" ").map(tileLabel).join(" ");
+  if (shown.tile) shown.tile = tileWords(shown.tile);
+  if (shown.hint) shown.hint = tileWords(shown.hint);
+  if (shown.missing) shown.missing = shown.missing.split(" ").map(tileWords).join(", ");
   return shown;
 }

@@ -53,6 +53,18 @@ export function profilePanel({ onChange, navigate, currentName }) {
   const profile = savedProfile();
   if (profile) {
     const standing = h("p", { class: "muted", id: "profile-standing" }, t("profile_loading"));
+    const newName = h("input", { id: "new-name", maxlength: 20, value: profile.name, autocomplete: "nickname" });
+    const renameMessage = h("p", { class: "message", id: "rename-message", role: "status" });
+    const rename = async () => {
+      const { ok, data } = await api("/api/me/name", { method: "POST", body: { name: newName.value }, key: profile.key });
+      if (!ok) {
+        renameMessage.textContent = errorText(data);
+        return;
+      }
+      saveProfile({ ...profile, name: data.profile.name });
+      onChange();
+    };
+    newName.addEventListener("keydown", (event) => event.key === "Enter" && rename());
     panel.append(
       h("h2", {}, t("profile_title")),
       h("p", {}, t("profile_signed_in", { name: profile.name })),
@@ -65,6 +77,7 @@ export function profilePanel({ onChange, navigate, currentName }) {
         h("button", { class: "secondary", id: "new-code", onclick: () => newCode(profile) }, t("profile_new_code")),
         h("button", { class: "secondary", id: "sign-out", onclick: () => signOut(profile, onChange) }, t("profile_sign_out")),
       ),
+      h("details", { class: "sign-in" }, h("summary", {}, t("profile_rename")), h("div", { class: "join" }, h("label", { class: "field" }, h("span", {}, t("profile_name")), newName), h("button", { id: "rename", onclick: rename }, t("profile_rename_do"))), renameMessage),
     );
     api("/api/leaderboard", { key: profile.key }).then(({ ok, status, data }) => {
       if (ok) {
