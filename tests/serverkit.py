@@ -231,6 +231,18 @@ class Client:
         self.code, self.seat, self.token = joined["code"], joined["seat"], joined["token"]
         return joined
 
+    def draw_to_the_end(self, game: Message) -> Message:
+        """Draw (then pass) on each of this seat's turns from ``game`` on, reading every game
+        message in turn (these answers, and what the others did between them); the last game."""
+        while game["result"] is None:
+            if game["turn"] == self.seat:
+                reply = self.request({"type": "draw" if game["pool_size"] else "pass"})
+                assert reply["type"] == "game", reply
+                game = reply["game"]
+            else:
+                game = self.wait_for(lambda message: message["type"] == "game", 60)["game"]
+        return game
+
     def latest_game(self) -> Message | None:
         """The newest game state received (from a game event or a snapshot)."""
         for message in reversed(self.received):

@@ -583,15 +583,7 @@ def lost_game(server: ThreadedServer) -> Client:
         rules={"options": {"turn_seconds": None}},
         bot_delay=0.06,
     )
-    game = person.request({"type": "start_game"})["game"]
-    # Every game message in turn: the person's own answers, and what the bot did between them.
-    while game["result"] is None:
-        if game["turn"] == person.seat:
-            reply = person.request({"type": "draw" if game["pool_size"] else "pass"})
-            assert reply["type"] == "game", reply
-            game = reply["game"]
-        else:
-            game = person.wait_for(lambda message: message["type"] == "game", 60)["game"]
+    person.draw_to_the_end(person.request({"type": "start_game"})["game"])
     person.close()
     return person
 

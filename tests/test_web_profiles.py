@@ -30,14 +30,7 @@ def _rated_game_against_greedy(server: ThreadedServer, key: str) -> None:
         bot_delay=0.06,
         rated=True,
     )
-    game = person.request({"type": "start_game"})["game"]
-    while game["result"] is None:
-        if game["turn"] == person.seat:
-            reply = person.request({"type": "draw" if game["pool_size"] else "pass"})
-            assert reply["type"] == "game", reply
-            game = reply["game"]
-        else:
-            game = person.wait_for(lambda message: message["type"] == "game", 60)["game"]
+    person.draw_to_the_end(person.request({"type": "start_game"})["game"])
     person.close()
 
 

@@ -405,19 +405,23 @@ function refresh() {
 // --- Home ----------------------------------------------------------------------
 
 // Signed in, in a profile, or out of one: the next hello says so.
+// Hello says the name and the profile's key: out of a room, a new connection says the new ones.
+function sayHelloAgain() {
+  if (!state.connection || state.code) return;
+  const old = state.connection;
+  state.connection = null;
+  old.socket.onclose = null;
+  old.stopPings();
+  old.socket.close();
+}
+
 function profileChanged() {
   const profile = savedProfile();
   if (profile) {
     state.name = profile.name;
     localStorage.setItem("tilerummy.name", profile.name);
   }
-  if (state.connection && !state.code) {
-    const old = state.connection;
-    state.connection = null;
-    old.socket.onclose = null;
-    old.stopPings();
-    old.socket.close();
-  }
+  sayHelloAgain();
   route();
 }
 
@@ -447,14 +451,7 @@ function rename(value) {
   if (!name || name === state.name) return;
   state.name = name;
   localStorage.setItem("tilerummy.name", name);
-  // The name is said in hello: a new connection says the new one.
-  if (state.connection && !state.code) {
-    const old = state.connection;
-    state.connection = null;
-    old.socket.onclose = null;
-    old.stopPings();
-    old.socket.close();
-  }
+  sayHelloAgain();
 }
 
 function select(id, label, options, value) {
