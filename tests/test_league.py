@@ -16,10 +16,12 @@ from tilerummy.arena.report import summarise
 from tilerummy.arena.roundrobin import report_lines, run_round_robin, tables_of
 from tilerummy.bots import LEAGUE, LEVELS, OPPONENTS, make_bot
 from tilerummy.bots.league import CLOSE_RACK, frozen_network
-from tilerummy.bots.network import shipped_network
+from tilerummy.bots.network import DRAW, Candidate, shipped_network
 from tilerummy.bots.partition import could_go_out
+from tilerummy.bots.tempo import HOARD_RACK, LOW_POOL, Tempo, hoarding
 from tilerummy.cli import main
 from tilerummy.errors import TilerummyError
+from tilerummy.game import PlayerView
 from tilerummy.melds import Table
 from tilerummy.rules import Rules
 from tilerummy.solver import solve
@@ -155,6 +157,57 @@ def test_the_hoarder_is_quick_on_a_large_rack() -> None:
 
 
 # --- racing the hoarders -----------------------------------------------------------------------
+
+
+class AlwaysDraws:
+    """A planner that holds everything: what the network prefers most turns."""
+
+    name = "holder"
+
+    def plan(self, view: PlayerView) -> Candidate:
+        return DRAW
+
+
+def test_tempo_races_opponents_who_hold_their_tiles_and_holds_against_the_others() -> None:
+    rack = "R1 R2 R3 R4 R5 R6 B10 B11 B12 K9 Y9"
+    hoarder_rack = "Y1 Y2 Y4 Y6 Y8 Y10 Y12 K1 K3 K5 K7 K13 B1 B3 B5 B7 R8 R10 R12 Y13"
+    assert len(hoarder_rack.split()) >= HOARD_RACK
+    view = scenario([rack, hoarder_rack]).view(0)
+    assert hoarding(view)
+    action = Tempo(AlwaysDraws()).choose(view)
+    assert isinstance(action, Play)  # the most tiles: both runs
+    assert sum(action.table.tiles().values()) == 9
+    # Near the pool's end it sheds points rather than tiles.
+    low = scenario([rack, hoarder_rack], pool_size=LOW_POOL).view(0)
+    shed = Tempo(AlwaysDraws()).choose(low)
+    assert isinstance(shed, Play)
+    # Against an opponent emptying its rack it holds, as the planner says.
+    small = scenario([rack, SCATTERED]).view(0)
+    assert not hoarding(small)
+    assert isinstance(Tempo(AlwaysDraws()).choose(small), Draw)
+    # With four players, it races only when every opponent holds its tiles.
+    mixed = scenario([rack, hoarder_rack, SCATTERED]).view(0)
+    assert not hoarding(mixed)
+
+
+def test_a_patient_racer_waits_for_an_opponent_who_keeps_drawing() -> None:
+    rack = "R1 R2 R3 R4 R5 R6 B10 B11 B12 K9 Y9"
+    hoarder_rack = "Y1 Y2 Y4 Y6 Y8 Y10 Y12 K1 K3 K5 K7 K13 B1 B3 B5 B7 R8 R10 R12 Y13 K2 K4 K6 K8 K10 K11 K12 B2"
+    game = scenario([rack, hoarder_rack])
+    assert not hoarding(game.view(0), 24, patience=1)  # it has not had a turn yet
+    game.draw(0)
+    game.draw(1)
+    assert hoarding(game.view(0), 24, patience=1)
+    assert not hoarding(game.view(0), 24, patience=2)
+    game.draw(0)
+    game.play(1, "K10 K11 K12 K13")
+    assert not hoarding(game.view(0), 24, patience=1)  # it laid tiles on its last turn
+    assert hoarding(game.view(0), 24, patience=0)
+
+
+def test_hard_and_network_race_and_the_frozen_versions_do_not() -> None:
+    assert isinstance(make_bot("hard"), Tempo) and isinstance(make_bot("network"), Tempo)
+    assert not isinstance(make_bot("hard-v1"), Tempo) and not isinstance(make_bot("network-v1"), Tempo)
 
 
 # --- the round-robin ---------------------------------------------------------------------------

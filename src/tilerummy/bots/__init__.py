@@ -15,6 +15,7 @@ from .hard import HardBot
 from .league import HoarderBot, LurkerBot, RacerBot, ShedderBot, frozen_network
 from .network import NetworkBot, PolicyNetwork, load_weights
 from .simple import RandomBot, SimpleBot
+from .tempo import NetworkPlan, Tempo
 
 
 class Bot(Protocol):
@@ -29,8 +30,8 @@ _MAKERS: dict[str, Callable[[int, float | None, PolicyNetwork | None], Bot]] = {
     "random": lambda seed, budget, network: RandomBot(seed),
     "easy": lambda seed, budget, network: EasyBot(seed),
     "greedy": lambda seed, budget, network: GreedyBot(seed),
-    "hard": lambda seed, budget, network: HardBot(seed, network),
-    "network": lambda seed, budget, network: NetworkBot(seed, network),
+    "hard": lambda seed, budget, network: Tempo(HardBot(seed, network)),
+    "network": lambda seed, budget, network: Tempo(NetworkPlan(NetworkBot(seed, network))),
     "expert": lambda seed, budget, network: ExpertBot(
         seed, DEFAULT_BUDGET if budget is None else budget, network=network
     ),
