@@ -10,12 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tilerummy import Draw, Play
+from tilerummy import Draw, Game, Play
 from tilerummy.arena.games import GameOutcome
 from tilerummy.arena.report import summarise
 from tilerummy.arena.roundrobin import report_lines, run_round_robin, tables_of
 from tilerummy.bots import LEAGUE, LEVELS, OPPONENTS, make_bot
 from tilerummy.bots.league import CLOSE_RACK, frozen_network
+from tilerummy.bots.league import LOW_POOL as LURKER_POOL
 from tilerummy.bots.network import DRAW, Candidate, shipped_network
 from tilerummy.bots.partition import could_go_out
 from tilerummy.bots.tempo import HOARD_RACK, LOW_POOL, Tempo, hoarding
@@ -50,10 +51,15 @@ def test_the_league_plays_whole_legal_games_under_every_rule_variant(index: int,
     assert game.result is not None
 
 
-def test_the_hoarder_draws_until_it_can_lay_its_whole_rack() -> None:
-    game = scenario(["R1 R2 R3 R4 B10 B11 B12 K9", SCATTERED])
+def test_the_hoarder_opens_with_the_fewest_tiles_then_draws_until_it_can_go_out() -> None:
+    game = scenario(["R1 R2 R3 R4 B10 B11 B12 K11 K12 K13 K9", SCATTERED])
     action = make_bot("hoarder").choose(game.view(0))
-    assert isinstance(action, Draw)  # it could open with 40 points, but K9 would be left
+    assert isinstance(action, Play)
+    assert isinstance(action.table, Table)
+    assert sum(action.table.tiles().values()) < 10  # greedy would lay all three sets
+    game.apply(action)
+    game.draw(1)
+    assert isinstance(make_bot("hoarder").choose(game.view(0)), Draw)  # it could lay six more, not all
     game = scenario(["R1 R2 R3 R4 B10 B11 B12 K12 Y12 R12", SCATTERED])
     action = make_bot("hoarder").choose(game.view(0))
     assert isinstance(action, Play)
@@ -61,13 +67,23 @@ def test_the_hoarder_draws_until_it_can_lay_its_whole_rack() -> None:
     assert game.is_over and game.result is not None and game.result.winner == 0
 
 
+def opened(rest: str, opponent: str, pool_size: int | None = None) -> Game:
+    """Seat 0 has opened with R1 R2 R3 R4 | B10 B11 B12 and holds ``rest``; seat 1 drew."""
+    game = scenario([f"R1 R2 R3 R4 B10 B11 B12 {rest}", opponent], pool_size=pool_size, surplus_seat=1)
+    game.play(0, "R1 R2 R3 R4 | B10 B11 B12")
+    game.draw(1)
+    return game
+
+
 def test_the_lurker_hoards_until_an_opponent_is_close_or_the_pool_low() -> None:
-    rack = "R1 R2 R3 R4 B10 B11 B12 K9"
-    far = scenario([rack, SCATTERED])
+    rest = "K9 R5 R6 R7"  # the reds extend the red run; K9 stays
+    far = opened(rest, SCATTERED)
     assert isinstance(make_bot("lurker").choose(far.view(0)), Draw)
-    close = scenario([rack, " ".join(SCATTERED.split()[:CLOSE_RACK])])
+    close = opened(rest, " ".join(SCATTERED.split()[: CLOSE_RACK - 1]))
+    assert close.view(0).rack_sizes[1] == CLOSE_RACK
     assert isinstance(make_bot("lurker").choose(close.view(0)), Play)
-    low = scenario([rack, SCATTERED], pool_size=5)
+    low = opened(rest, SCATTERED, pool_size=6)
+    assert low.view(0).pool_size <= LURKER_POOL
     assert isinstance(make_bot("lurker").choose(low.view(0)), Play)
     # The pure hoarder keeps drawing in both.
     assert isinstance(make_bot("hoarder").choose(close.view(0)), Draw)

@@ -4,8 +4,10 @@ Beating one baseline says little: a player that only holds its tiles beats
 greedy most of the time. So the arena's round-robin (``tilerummy arena
 --round-robin``) plays the levels against players of several styles:
 
-- ``hoarder`` draws every turn and lays tiles only when it can go out: its
-  whole rack in one play (its initial meld included).
+- ``hoarder`` makes its initial meld as soon as it can, with the one of
+  the solver's few best openings that lays the fewest tiles (a rack that never opened pays 100 or 200
+  points when the pool runs dry), then draws every turn and lays tiles only
+  when it can go out: its whole rack in one play.
 - ``lurker`` hoards too, but once the pool is low (:data:`LOW_POOL` tiles or
   fewer) or an opponent is close to going out (:data:`CLOSE_RACK` tiles or
   fewer), it plays the most tiles it can every turn (on a rack of more than
@@ -70,6 +72,23 @@ def _best(view: PlayerView, rack: list[Tile], *, objective: str = "tiles") -> So
     )
 
 
+def _hold(view: PlayerView, rack: list[Tile]) -> Table | None:
+    """A hoarder's play: going out if it can; before its initial meld, of the
+    solver's few best openings the one that lays the fewest tiles (an unopened rack pays 100 or 200 points
+    when the pool runs dry); else nothing."""
+    assert view.seat is not None
+    if view.melded[view.seat]:
+        return _going_out(view, rack)
+    openings = candidates(
+        rack, view.table, rules=view.rules, initial_meld_done=False, k=RACER_PLAYS, fewest_changes=False
+    )
+    if not openings:
+        return None
+    if len(openings[0].placed) == len(rack):
+        return openings[0].table
+    return min(openings, key=lambda opening: len(opening.placed)).table
+
+
 def _going_out(view: PlayerView, rack: list[Tile]) -> Table | None:
     """The table that lays the whole rack, if there is one."""
     assert view.seat is not None
@@ -80,7 +99,7 @@ def _going_out(view: PlayerView, rack: list[Tile]) -> Table | None:
 
 
 class HoarderBot:
-    """Draws until its whole rack can be laid in one play, then goes out."""
+    """Opens as soon as it can, then draws until its whole rack can be laid in one play."""
 
     name = "hoarder"
 
@@ -88,7 +107,7 @@ class HoarderBot:
         del seed  # no choice is left to chance
 
     def choose(self, view: PlayerView) -> Action:
-        return play_or_draw(view, _going_out(view, own_rack(view)))
+        return play_or_draw(view, _hold(view, own_rack(view)))
 
 
 class LurkerBot:
@@ -104,7 +123,7 @@ class LurkerBot:
         rack = own_rack(view)
         closest = min(size for seat, size in enumerate(view.rack_sizes) if seat != view.seat)
         if view.pool_size > LOW_POOL and closest > CLOSE_RACK:
-            return play_or_draw(view, _going_out(view, rack))
+            return play_or_draw(view, _hold(view, rack))
         if len(rack) > SOLVED_RACK:
             return play_or_draw(view, _going_out(view, rack) or SimpleBot().plan(view))
         found = _best(view, rack)
