@@ -191,7 +191,7 @@ def test_tempo_races_opponents_who_hold_their_tiles_and_holds_against_the_others
     view = scenario([rack, hoarder_rack]).view(0)
     assert hoarding(view)
     action = Tempo(AlwaysDraws()).choose(view)
-    assert isinstance(action, Play)  # the most tiles: both runs
+    assert isinstance(action, Play) and isinstance(action.table, Table)  # the most tiles: both runs
     assert sum(action.table.tiles().values()) == 9
     # Near the pool's end it sheds points rather than tiles.
     low = scenario([rack, hoarder_rack], pool_size=LOW_POOL).view(0)
