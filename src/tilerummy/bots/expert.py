@@ -52,16 +52,8 @@ from .endgame import OutOfTime, RackFits, best_ending, threat
 from .hard import HardBot
 from .holding import holding_back
 from .network import DRAW, Candidate, PolicyNetwork
-from .tempo import Tempo
 from .win_model import win_probability
 from .worlds import EVIDENCE_STRENGTH, Draws, World, deal_world, evidence, unseen_tiles
-
-#: The expert races an opponent only once it holds this many tiles and drew on
-#: each of its last :data:`PATIENCE` turns: later than ``hard`` does, so that
-#: an opponent who races a player holding its tiles (``hard`` does) is left to
-#: build the table the expert then lays its rack onto.
-PATIENT_RACK = 24
-PATIENCE = 3
 
 #: Seconds per move unless told otherwise.
 DEFAULT_BUDGET = 2.0
@@ -144,7 +136,11 @@ class ExpertBot:
         self.search = search or Search()
         # The time the budget is counted on (tests give one they move themselves).
         self._clock = clock
-        self._default = Tempo(HardBot(network=network), rack=PATIENT_RACK, patience=PATIENCE)
+        # The network's choice as it learned it, racing nobody: against a
+        # player who races (hard, network) it holds and lays its rack onto the
+        # table the racer builds; against one who holds its tiles, every lay
+        # down was measured to be the table the other goes out onto.
+        self._default = HardBot(network=network)
         #: How many worlds each contested move was played out in (for benchmarks).
         self.worlds_played: list[int] = []
         #: How many moves the exact end-game count decided (for benchmarks).
