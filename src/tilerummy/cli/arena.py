@@ -39,6 +39,9 @@ def register(commands: Commands) -> None:
         "and report win shares with 95% Wilson intervals, scores, ratings and speed, and the first bot's "
         "deals scored together (each deal's rotations as one score). With --sprt, stop as soon as a "
         "sequential test on those deal scores accepts one of two win shares for the first bot. "
+        "The report also says how many games ended with someone going out rather than with the pool dry. "
+        "With --round-robin, every pair of the bots named, and tables of four, play the same deals, "
+        "and one rating table covers them all. "
         "Each seat draws its own share of the pool (pool_draws=per_seat) unless --option says otherwise.",
     )
     players = arena.add_mutually_exclusive_group(required=True)
