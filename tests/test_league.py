@@ -19,7 +19,7 @@ from tilerummy.bots.league import CLOSE_RACK, frozen_network
 from tilerummy.bots.league import LOW_POOL as LURKER_POOL
 from tilerummy.bots.network import DRAW, Candidate, shipped_network
 from tilerummy.bots.partition import could_go_out
-from tilerummy.bots.tempo import HOARD_RACK, LOW_POOL, Tempo, hoarding
+from tilerummy.bots.tempo import HOARD_RACK, LOW_POOL, Tempo, final_turn, hoarding
 from tilerummy.cli import main
 from tilerummy.errors import TilerummyError
 from tilerummy.game import PlayerView
@@ -219,6 +219,23 @@ def test_a_patient_racer_waits_for_an_opponent_who_keeps_drawing() -> None:
     game.play(1, "K10 K11 K12 K13")
     assert not hoarding(game.view(0), 24, patience=1)  # it laid tiles on its last turn
     assert hoarding(game.view(0), 24, patience=0)
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_on_the_rounds_last_turn_the_most_points_are_laid(level: str) -> None:
+    rest = "K13 B13 Y13 K9"  # the 13s make a group; K9 stays
+    game = opened(rest, SCATTERED, pool_size=3)  # two tiles left once seat 1 drew
+    game.draw(0)
+    game.draw(1)  # seat 1 takes the pool's last tile: seat 0's turn is not the last
+    assert not final_turn(game.view(0))
+    game = opened(rest, SCATTERED, pool_size=2)
+    game.draw(0)  # seat 0 empties the pool; seat 1 has its one more turn
+    game.apply(make_bot("greedy").choose(game.view(1)))
+    view = game.view(0)
+    assert final_turn(view)
+    action = make_bot(level).choose(view)
+    assert isinstance(action, Play) and isinstance(action.table, Table)
+    assert {"K13", "B13", "Y13"} <= {str(tile) for tile in action.table.tiles()}
 
 
 def test_hard_and_network_race_and_the_frozen_versions_do_not() -> None:

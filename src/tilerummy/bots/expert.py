@@ -52,6 +52,7 @@ from .endgame import OutOfTime, RackFits, best_ending, threat
 from .hard import HardBot
 from .holding import holding_back
 from .network import DRAW, Candidate, PolicyNetwork
+from .tempo import final_turn, racing_play
 from .win_model import win_probability
 from .worlds import EVIDENCE_STRENGTH, Draws, World, deal_world, evidence, unseen_tiles
 
@@ -150,6 +151,11 @@ class ExpertBot:
         started = self._clock()
         assert view.seat is not None
         search = self.search
+        if final_turn(view):
+            # Nobody can use what is laid now, and a dry pool goes to the lowest rack.
+            shed = racing_play(view)
+            if shed is not None:
+                return play_or_draw(view, shed.table)
         if search.contest_rack is not None and min(view.rack_sizes) > search.contest_rack:
             return play_or_draw(view, self._default.plan(view).table)
         options = self.candidates(view)

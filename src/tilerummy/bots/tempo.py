@@ -12,6 +12,10 @@ the policy would draw, it makes the play that places the most tiles instead;
 once the pool holds :data:`LOW_POOL` tiles or fewer, the play that removes the
 most points, since a dry pool is won by the lowest rack. Against opponents who empty
 their racks it holds its tiles, as the policy learned to.
+
+On the round's last turn (:func:`final_turn`: it drew the pool's last tile
+and everyone else has had their one more turn) a lay down cannot help
+anyone else, so it lays the most points it can, whoever the others are.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..game import Action, PlayerView
+from ..rules import PoolExhausted
 from ..solver import solve
 from ._common import own_rack, play_or_draw
 from .network import Candidate, NetworkBot, candidates_of, choose_index
@@ -54,6 +59,20 @@ def hoarding(view: PlayerView, rack: int = HOARD_RACK, patience: int = 0) -> boo
     return True
 
 
+def final_turn(view: PlayerView) -> bool:
+    """Whether this is the round's last turn, every other player's done: the
+    seat drew the pool's last tile, and under ``one_more_round`` the others
+    have had their one more turn since. Whatever it lays now, nobody can use."""
+    assert view.seat is not None
+    if view.pool_size or view.rules.pool_exhausted is not PoolExhausted.ONE_MORE_ROUND:
+        return False
+    mine = [index for index, action in enumerate(view.history) if action.seat == view.seat]
+    if not mine or view.history[mine[-1]].kind != "draw":
+        return False
+    # Its draw took the last tile if nobody drew since.
+    return all(action.kind != "draw" for action in view.history[mine[-1] + 1 :])
+
+
 def racing_play(view: PlayerView) -> Candidate | None:
     """The play a racer makes: the most tiles, or, with the pool nearly dry, the most points."""
     assert view.seat is not None
@@ -85,6 +104,10 @@ class Tempo:
         return play_or_draw(view, self.plan(view).table)
 
     def plan(self, view: PlayerView) -> Candidate:
+        if final_turn(view):
+            raced = racing_play(view)
+            if raced is not None:
+                return raced
         chosen = self.inner.plan(view)
         if chosen.table is not None or not hoarding(view, self.rack, self.patience):
             return chosen
