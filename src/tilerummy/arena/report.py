@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +61,12 @@ class ArenaReport:
     head_to_head: dict[tuple[str, str], tuple[float, int]]  # (a, b): a's points against b, meetings
     pairs: PairStats | None = None  # the first bot's deal scores
     sprt: SprtResult | None = None  # the sequential test, when one was run
+    went_out: int = 0  # games that ended with someone going out (the others: the pool ran dry)
+
+    @property
+    def went_out_share(self) -> float:
+        """The share of the games that ended with someone going out."""
+        return self.went_out / self.games if self.games else 0.0
 
     @property
     def games_per_second(self) -> float:
@@ -72,6 +78,8 @@ class ArenaReport:
             "players": self.players,
             "seconds": round(self.seconds, 2),
             "games_per_second": round(self.games_per_second, 3),
+            "went_out": self.went_out,
+            "went_out_share": round(self.went_out_share, 4),
             "bots": [bot.to_dict() for bot in self.bots],
             "head_to_head": [
                 {"bot": first, "against": second, "share": round(points / meetings, 4), "meetings": meetings}
@@ -134,7 +142,29 @@ def summarise(outcomes: Sequence[GameOutcome], seconds: float, *, sprt: SprtResu
             )
         )
     pairs = pair_stats(outcomes, outcomes[0].seats[0]) if outcomes else None
-    return ArenaReport(len(outcomes), players, seconds, tuple(reports), head_to_head, pairs, sprt)
+    went_out = sum(went_out_of(outcome) for outcome in outcomes)
+    return ArenaReport(len(outcomes), players, seconds, tuple(reports), head_to_head, pairs, sprt, went_out)
+
+
+def went_out_of(outcome: GameOutcome) -> bool:
+    """Whether the game ended with someone going out (rather than with the pool dry)."""
+    return 0 in outcome.tiles_left
+
+
+def meetings_by_deal(outcomes: Sequence[GameOutcome]) -> dict[int, dict[tuple[str, str], tuple[float, int]]]:
+    """Per deal, every pair of bots' meetings (:func:`summarise`'s head to head, deal by deal)."""
+    by_deal: dict[int, dict[tuple[str, str], tuple[float, int]]] = defaultdict(dict)
+    for outcome in outcomes:
+        _add_meetings(by_deal[outcome.deal], outcome)
+    return by_deal
+
+
+def merged(samples: Iterable[dict[tuple[str, str], tuple[float, int]]]) -> dict[tuple[str, str], tuple[float, int]]:
+    """The meetings of several deals added together."""
+    total: dict[tuple[str, str], tuple[float, int]] = {}
+    for sample in samples:
+        _merge(total, sample)
+    return total
 
 
 def _add_meetings(meetings: dict[tuple[str, str], tuple[float, int]], outcome: GameOutcome) -> None:

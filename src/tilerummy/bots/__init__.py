@@ -12,8 +12,10 @@ from .easy import EasyBot
 from .expert import DEFAULT_BUDGET, ExpertBot
 from .greedy import GreedyBot
 from .hard import HardBot
+from .league import HoarderBot, LurkerBot, RacerBot, ShedderBot, frozen_network
 from .network import NetworkBot, PolicyNetwork, load_weights
 from .simple import RandomBot, SimpleBot
+from .tempo import NetworkPlan, Tempo
 
 
 class Bot(Protocol):
@@ -28,8 +30,8 @@ _MAKERS: dict[str, Callable[[int, float | None, PolicyNetwork | None], Bot]] = {
     "random": lambda seed, budget, network: RandomBot(seed),
     "easy": lambda seed, budget, network: EasyBot(seed),
     "greedy": lambda seed, budget, network: GreedyBot(seed),
-    "hard": lambda seed, budget, network: HardBot(seed, network),
-    "network": lambda seed, budget, network: NetworkBot(seed, network),
+    "hard": lambda seed, budget, network: Tempo(HardBot(seed, network)),
+    "network": lambda seed, budget, network: Tempo(NetworkPlan(NetworkBot(seed, network))),
     "expert": lambda seed, budget, network: ExpertBot(
         seed, DEFAULT_BUDGET if budget is None else budget, network=network
     ),
@@ -38,9 +40,27 @@ _MAKERS: dict[str, Callable[[int, float | None, PolicyNetwork | None], Bot]] = {
 #: The bot levels by name, weakest first.
 LEVELS: tuple[str, ...] = tuple(_MAKERS)
 
+_MAKERS |= {
+    "hoarder": lambda seed, budget, network: HoarderBot(seed),
+    "lurker": lambda seed, budget, network: LurkerBot(seed),
+    "racer": lambda seed, budget, network: RacerBot(seed),
+    "shedder": lambda seed, budget, network: ShedderBot(seed),
+    "hard-v1": lambda seed, budget, network: HardBot(seed, frozen_network()),
+    "network-v1": lambda seed, budget, network: NetworkBot(seed, frozen_network()),
+    "expert-fast": lambda seed, budget, network: ExpertBot(
+        seed, (DEFAULT_BUDGET if budget is None else budget) / 8, network=network
+    ),
+}
+
+#: Opponents of one style each for the arena (:mod:`.league`), besides the levels.
+LEAGUE: tuple[str, ...] = tuple(name for name in _MAKERS if name not in LEVELS)
+
+#: Every name :func:`make_bot` knows: the levels, then the league.
+OPPONENTS: tuple[str, ...] = LEVELS + LEAGUE
+
 
 def make_bot(level: str, *, seed: int = 0, budget: float | None = None, weights: str | Path | None = None) -> Bot:
-    """A new bot of the named level; ``seed`` makes its choices repeatable;
+    """A new bot of the named level (or league opponent, :data:`LEAGUE`); ``seed`` makes its choices repeatable;
     ``budget`` is the seconds per move of a level that searches (expert);
     ``weights``, a network's ``.npz`` file for the levels the network drives
     (hard, network, expert) instead of the shipped one.
@@ -53,12 +73,14 @@ def make_bot(level: str, *, seed: int = 0, budget: float | None = None, weights:
     try:
         maker = _MAKERS[level.lower()]
     except KeyError:
-        raise TilerummyError(f"unknown bot level {level!r} (choose from {', '.join(LEVELS)})") from None
+        raise TilerummyError(f"unknown bot level {level!r} (choose from {', '.join(OPPONENTS)})") from None
     return maker(seed, budget, None if weights is None else load_weights(weights))
 
 
 __all__ = [
+    "LEAGUE",
     "LEVELS",
+    "OPPONENTS",
     "Bot",
     "EasyBot",
     "ExpertBot",

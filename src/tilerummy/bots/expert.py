@@ -52,6 +52,7 @@ from .endgame import OutOfTime, RackFits, best_ending, threat
 from .hard import HardBot
 from .holding import holding_back
 from .network import DRAW, Candidate, PolicyNetwork
+from .tempo import final_turn, racing_play
 from .win_model import win_probability
 from .worlds import EVIDENCE_STRENGTH, Draws, World, deal_world, evidence, unseen_tiles
 
@@ -136,6 +137,10 @@ class ExpertBot:
         self.search = search or Search()
         # The time the budget is counted on (tests give one they move themselves).
         self._clock = clock
+        # The network's choice as it learned it, racing nobody: against a
+        # player who races (hard, network) it holds and lays its rack onto the
+        # table the racer builds; against one who holds its tiles, every lay
+        # down was measured to be the table the other goes out onto.
         self._default = HardBot(network=network)
         #: How many worlds each contested move was played out in (for benchmarks).
         self.worlds_played: list[int] = []
@@ -146,6 +151,11 @@ class ExpertBot:
         started = self._clock()
         assert view.seat is not None
         search = self.search
+        if final_turn(view):
+            # Nobody can use what is laid now, and a dry pool goes to the lowest rack.
+            shed = racing_play(view)
+            if shed is not None:
+                return play_or_draw(view, shed.table)
         if search.contest_rack is not None and min(view.rack_sizes) > search.contest_rack:
             return play_or_draw(view, self._default.plan(view).table)
         options = self.candidates(view)

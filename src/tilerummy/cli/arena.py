@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from typing import TYPE_CHECKING
 
 from ..arena import SprtHypotheses, run_arena
+from ..arena.games import schedule
 from ..arena.plot import draw_report
+from ..arena.report import ArenaReport, summarise
+from ..arena.roundrobin import play_all, run_round_robin
+from ..arena.roundrobin import report_lines as round_robin_lines
 from ..arena.text import report_lines
-from ..bots import LEVELS
+from ..bots import LEAGUE, LEVELS, OPPONENTS
 from ..errors import TilerummyError
-from ..rules import PoolDraws, option_from_text
+from ..rules import PoolDraws, Rules, option_from_text
 from ..tiles import shorten
-from ._common import add_rules_arguments, bot_levels, check_seed, destination, rules_text, rules_with_options
+from ._common import add_rules_arguments, check_seed, destination, rules_text, rules_with_options
 
 if TYPE_CHECKING:
     from ._common import Commands
@@ -34,17 +39,36 @@ def register(commands: Commands) -> None:
         "and report win shares with 95% Wilson intervals, scores, ratings and speed, and the first bot's "
         "deals scored together (each deal's rotations as one score). With --sprt, stop as soon as a "
         "sequential test on those deal scores accepts one of two win shares for the first bot. "
+        "The report also says how many games ended with someone going out rather than with the pool dry. "
+        "With --round-robin, every pair of the bots named, and tables of four, play the same deals, "
+        "and one rating table covers them all. "
         "Each seat draws its own share of the pool (pool_draws=per_seat) unless --option says otherwise.",
     )
+    players = arena.add_mutually_exclusive_group(required=True)
+    players.add_argument(
+        "--bots",
+        metavar="A,B[,...]",
+        help=f"one bot per seat, 2 to 6 of the levels ({', '.join(LEVELS)}) "
+        f"or the league's opponents ({', '.join(LEAGUE)})",
+    )
+    players.add_argument(
+        "--round-robin",
+        metavar="A,B[,...]",
+        help="every pair of these bots heads-up, and tables of four, on the same deals: a rating table, "
+        "each table's win shares, mean scores and share of games ending with someone going out",
+    )
     arena.add_argument(
-        "--bots", required=True, metavar="A,B[,...]", help=f"one level per seat, 2 to 6 of: {', '.join(LEVELS)}"
+        "--heads-up",
+        action="store_true",
+        help="with --round-robin, the pairs only (no tables of four)",
     )
     arena.add_argument(
         "--games",
         type=int,
         required=True,
         metavar="N",
-        help=f"games to play, 1 to {MAX_GAMES:,} (rounded up to whole deals); with --sprt, the most to play",
+        help=f"games to play, 1 to {MAX_GAMES:,} (rounded up to whole deals); with --sprt, the most to play; "
+        "with --round-robin, per pair (each table plays the same deals)",
     )
     arena.add_argument(
         "--sprt",
@@ -74,30 +98,40 @@ def run(args: argparse.Namespace) -> int:
     if "pool_draws" not in {option_from_text(text)[0] for text in args.option}:
         # Per-seat draws keep a deal's games alike longer, for the same game from each seat's view.
         rules = rules.replace(pool_draws=PoolDraws.PER_SEAT)
-    levels = bot_levels(args.bots)
     if args.games > MAX_GAMES:
         raise TilerummyError(f"--games {shorten(str(args.games))}: choose 1 to {MAX_GAMES:,}")
     if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
         raise TilerummyError(f"--workers {shorten(str(args.workers))}: choose 1 to {MAX_WORKERS}")
     check_seed(args.seed)
+    if args.round_robin is not None:
+        return _round_robin(args, rules)
+    if args.heads_up:
+        raise TilerummyError("--heads-up goes with --round-robin")
+    levels = _bot_names(args.bots)
     sprt = SprtHypotheses.parse(args.sprt) if args.sprt is not None else None
+    league = [name for name in levels if name not in LEVELS]
+    if league and sprt is not None:
+        raise TilerummyError(f"--sprt tests the levels only, not {league[0]}: play a number of --games instead")
     if args.plot is not None:
         if not args.plot.lower().endswith((".png", ".svg")):
             raise TilerummyError(f"--plot {args.plot}: name a .png or .svg file")
         destination(args.plot, "--plot")
     progress = ProgressBar() if sys.stderr.isatty() else None
-    report = run_arena(
-        levels,
-        args.games,
-        seed=args.seed,
-        rules=rules,
-        workers=args.workers,
-        save_to=args.save,
-        progress=progress,
-        budget=args.budget,
-        sprt=sprt,
-        weights=args.weights,
-    )
+    if league:
+        report = _league_table(levels, args, rules, progress)
+    else:
+        report = run_arena(
+            levels,
+            args.games,
+            seed=args.seed,
+            rules=rules,
+            workers=args.workers,
+            save_to=args.save,
+            progress=progress,
+            budget=args.budget,
+            sprt=sprt,
+            weights=args.weights,
+        )
     if progress:
         print(file=sys.stderr)
     if args.plot:
@@ -107,10 +141,59 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for line in report_lines(report):
         print(line)
+    print(f"{report.went_out} of {report.games} games ({report.went_out_share:.1%}) ended with someone going out")
     if args.save:
         print(f"Records saved in {args.save}/")
     if args.plot:
         print(f"Plot saved to {args.plot}")
+    return 0
+
+
+def _bot_names(text: str) -> list[str]:
+    names = [name.strip().lower() for name in text.split(",") if name.strip()]
+    for name in names:
+        if name not in OPPONENTS:
+            raise TilerummyError(f"unknown bot level {name!r} (choose from {', '.join(OPPONENTS)})")
+    return names
+
+
+def _league_table(
+    levels: list[str], args: argparse.Namespace, rules: Rules, progress: ProgressBar | None
+) -> ArenaReport:
+    """An arena with the league's opponents at the table (played as the round-robin plays its tables)."""
+    if args.save is not None or args.weights is not None:
+        raise TilerummyError("--save and --weights go with the levels only, not the league's opponents")
+    rules.check_players(len(levels))
+    if args.games < 1:
+        raise TilerummyError(f"{args.games} games: play at least one")
+    specs = schedule(levels, args.games, seed=args.seed, rules=rules, budget=args.budget)
+    started = time.perf_counter()
+    outcomes = play_all(specs, args.workers or os.cpu_count() or 1, progress)
+    return summarise(outcomes, time.perf_counter() - started)
+
+
+def _round_robin(args: argparse.Namespace, rules: Rules) -> int:
+    if args.sprt is not None or args.save is not None or args.plot is not None or args.weights is not None:
+        raise TilerummyError("--round-robin takes --games, --seed, --workers, --budget, --rules, --option and --json")
+    names = _bot_names(args.round_robin)
+    progress = ProgressBar() if sys.stderr.isatty() else None
+    report = run_round_robin(
+        names,
+        args.games,
+        seed=args.seed,
+        rules=rules,
+        workers=args.workers,
+        budget=args.budget,
+        four_player=not args.heads_up,
+        progress=progress,
+    )
+    if progress:
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps(report.to_dict()))
+        return 0
+    for line in round_robin_lines(report):
+        print(line)
     return 0
 
 

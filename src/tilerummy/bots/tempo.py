@@ -1,0 +1,127 @@
+"""When holding tiles stops paying: race an opponent who holds as many.
+
+The learned policy (:mod:`.network`, :mod:`.hard`) holds its tiles while the
+others empty their racks, then lays them all onto the table they built. That
+wins only while someone else builds the table. Against a player who holds
+its tiles too (a hoarder, or the policy itself), nobody builds it: both draw
+until the pool is dry, and the lowest rack wins by the luck of the deal.
+
+So once every opponent holds :data:`HOARD_RACK` tiles or more (they have drawn
+far more than they laid), a :class:`Tempo` player stops holding: each turn
+the policy would draw, it makes the play that places the most tiles instead;
+once the pool holds :data:`LOW_POOL` tiles or fewer, the play that removes the
+most points, since a dry pool is won by the lowest rack. Against opponents who empty
+their racks it holds its tiles, as the policy learned to.
+
+On the round's last turn (:func:`final_turn`: it drew the pool's last tile
+and everyone else has had their one more turn) a lay down cannot help
+anyone else, so it lays the most points it can, whoever the others are.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from ..game import Action, PlayerView
+from ..rules import PoolExhausted
+from ..solver import solve
+from ._common import own_rack, play_or_draw
+from .network import Candidate, NetworkBot, candidates_of, choose_index
+
+#: Opponents holding this many tiles or more are holding theirs too.
+HOARD_RACK = 18
+
+#: With this many tiles or fewer left to draw, a race sheds points rather than tiles.
+LOW_POOL = 12
+
+
+class Planner(Protocol):
+    """What :class:`Tempo` wraps: a bot that says what it would play (its table None: draw)."""
+
+    name: str
+
+    def plan(self, view: PlayerView) -> Candidate: ...
+
+
+def hoarding(view: PlayerView, rack: int = HOARD_RACK, patience: int = 0) -> bool:
+    """Whether every opponent holds ``rack`` tiles or more, and drew (or passed)
+    on each of its last ``patience`` turns."""
+    assert view.seat is not None
+    others = [seat for seat in range(len(view.rack_sizes)) if seat != view.seat]
+    if any(view.rack_sizes[seat] < rack for seat in others):
+        return False
+    if patience <= 0:
+        return True
+    for seat in others:
+        turns = [action for action in view.history if action.seat == seat][-patience:]
+        if len(turns) < patience or any(action.kind not in ("draw", "pass") for action in turns):
+            return False
+    return True
+
+
+def final_turn(view: PlayerView) -> bool:
+    """Whether this is the round's last turn, every other player's done: the
+    seat drew the pool's last tile, and under ``one_more_round`` the others
+    have had their one more turn since. Whatever it lays now, nobody can use."""
+    assert view.seat is not None
+    if view.pool_size or view.rules.pool_exhausted is not PoolExhausted.ONE_MORE_ROUND:
+        return False
+    mine = [index for index, action in enumerate(view.history) if action.seat == view.seat]
+    if not mine or view.history[mine[-1]].kind != "draw":
+        return False
+    # Its draw took the last tile if nobody drew since.
+    return all(action.kind != "draw" for action in view.history[mine[-1] + 1 :])
+
+
+def racing_play(view: PlayerView) -> Candidate | None:
+    """The play a racer makes: the most tiles, or, with the pool nearly dry, the most points."""
+    assert view.seat is not None
+    rack = own_rack(view)
+    found = solve(
+        rack,
+        view.table,
+        rules=view.rules,
+        initial_meld_done=view.melded[view.seat],
+        objective="value" if view.pool_size <= LOW_POOL else "tiles",
+        fewest_changes=False,
+    )
+    return None if found is None else Candidate(found.table, found.placed)
+
+
+class Tempo:
+    """The wrapped player's choice, except that it races opponents who hold their tiles.
+
+    ``rack`` and ``patience`` say when an opponent holds its tiles (:func:`hoarding`).
+    """
+
+    def __init__(self, inner: Planner, *, rack: int = HOARD_RACK, patience: int = 0) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.rack = rack
+        self.patience = patience
+
+    def choose(self, view: PlayerView) -> Action:
+        return play_or_draw(view, self.plan(view).table)
+
+    def plan(self, view: PlayerView) -> Candidate:
+        if final_turn(view):
+            raced = racing_play(view)
+            if raced is not None:
+                return raced
+        chosen = self.inner.plan(view)
+        if chosen.table is not None or not hoarding(view, self.rack, self.patience):
+            return chosen
+        raced = racing_play(view)
+        return chosen if raced is None else raced
+
+
+class NetworkPlan:
+    """The network level as a :class:`Planner`."""
+
+    def __init__(self, bot: NetworkBot) -> None:
+        self.bot = bot
+        self.name = bot.name
+
+    def plan(self, view: PlayerView) -> Candidate:
+        options = candidates_of(view)
+        return options[choose_index(self.bot.network, view, options)]

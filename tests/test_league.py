@@ -1,0 +1,318 @@
+"""The league's opponents, the quick going-out test, the racing of hoarders, and the round-robin."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tilerummy import Draw, Game, Play
+from tilerummy.arena.games import GameOutcome
+from tilerummy.arena.report import summarise
+from tilerummy.arena.roundrobin import report_lines, run_round_robin, tables_of
+from tilerummy.bots import LEAGUE, LEVELS, OPPONENTS, make_bot
+from tilerummy.bots.league import CLOSE_RACK, frozen_network
+from tilerummy.bots.league import LOW_POOL as LURKER_POOL
+from tilerummy.bots.network import DRAW, Candidate, shipped_network
+from tilerummy.bots.partition import could_go_out
+from tilerummy.bots.tempo import HOARD_RACK, LOW_POOL, Tempo, final_turn, hoarding
+from tilerummy.cli import main
+from tilerummy.errors import TilerummyError
+from tilerummy.game import PlayerView
+from tilerummy.melds import Table
+from tilerummy.rules import Rules
+from tilerummy.solver import solve
+from tilerummy.tiles import TileSet, parse_tiles
+
+from .helpers import scenario
+from .test_bots import VARIANTS, play_out
+
+#: A rack far from any set: it can never go out in one play.
+SCATTERED = "R1 B4 Y7 K10 R13 B2 Y5 K8 R11 B13 Y3 K6 R9 B12"
+
+
+def test_the_league_is_named_apart_from_the_levels() -> None:
+    assert set(LEAGUE) >= {"hoarder", "lurker", "racer", "shedder", "hard-v1", "network-v1", "expert-fast"}
+    assert not set(LEAGUE) & set(LEVELS)
+    assert OPPONENTS == LEVELS + LEAGUE
+    assert all(make_bot(name).name for name in ("hoarder", "lurker", "racer", "shedder"))
+
+
+@pytest.mark.parametrize(("index", "variant"), list(enumerate(VARIANTS)))
+def test_the_league_plays_whole_legal_games_under_every_rule_variant(index: int, variant: str) -> None:
+    rules = VARIANTS[variant].replace(turn_seconds=None)
+    players = 4
+    names = [LEAGUE[(index + offset) % len(LEAGUE)] for offset in range(players)]
+    game = play_out(names, rules, seed=500 + index)
+    assert game.result is not None
+
+
+def test_the_hoarder_opens_with_the_fewest_tiles_then_draws_until_it_can_go_out() -> None:
+    game = scenario(["R1 R2 R3 R4 B10 B11 B12 K11 K12 K13 K9", SCATTERED])
+    action = make_bot("hoarder").choose(game.view(0))
+    assert isinstance(action, Play)
+    assert isinstance(action.table, Table)
+    assert sum(action.table.tiles().values()) < 10  # greedy would lay all three sets
+    game.apply(action)
+    game.draw(1)
+    assert isinstance(make_bot("hoarder").choose(game.view(0)), Draw)  # it could lay six more, not all
+    game = scenario(["R1 R2 R3 R4 B10 B11 B12 K12 Y12 R12", SCATTERED])
+    action = make_bot("hoarder").choose(game.view(0))
+    assert isinstance(action, Play)
+    game.apply(action)
+    assert game.is_over and game.result is not None and game.result.winner == 0
+
+
+def opened(rest: str, opponent: str, pool_size: int | None = None) -> Game:
+    """Seat 0 has opened with R1 R2 R3 R4 | B10 B11 B12 and holds ``rest``; seat 1 drew."""
+    game = scenario([f"R1 R2 R3 R4 B10 B11 B12 {rest}", opponent], pool_size=pool_size, surplus_seat=1)
+    game.play(0, "R1 R2 R3 R4 | B10 B11 B12")
+    game.draw(1)
+    return game
+
+
+def test_the_lurker_hoards_until_an_opponent_is_close_or_the_pool_low() -> None:
+    rest = "K9 R5 R6 R7"  # the reds extend the red run; K9 stays
+    far = opened(rest, SCATTERED)
+    assert isinstance(make_bot("lurker").choose(far.view(0)), Draw)
+    close = opened(rest, " ".join(SCATTERED.split()[: CLOSE_RACK - 1]))
+    assert close.view(0).rack_sizes[1] == CLOSE_RACK
+    assert isinstance(make_bot("lurker").choose(close.view(0)), Play)
+    low = opened(rest, SCATTERED, pool_size=6)
+    assert low.view(0).pool_size <= LURKER_POOL
+    assert isinstance(make_bot("lurker").choose(low.view(0)), Play)
+    # The pure hoarder keeps drawing in both.
+    assert isinstance(make_bot("hoarder").choose(close.view(0)), Draw)
+    assert isinstance(make_bot("hoarder").choose(low.view(0)), Draw)
+
+
+def test_the_racer_plays_whenever_it_can_and_looks_a_turn_ahead() -> None:
+    game = scenario(["R10 R11 R12 K9", SCATTERED])
+    game.play(0, "R10 R11 R12")
+    game.draw(1)
+    # With R10 R11 R12 on the table, the racer lays K9 nowhere: it draws; given R13 it plays at once.
+    assert isinstance(make_bot("racer").choose(game.view(0)), Draw)
+    game = scenario(["K10 K11 K12 R13 B5 B6 B7 B8", SCATTERED])
+    action = make_bot("racer").choose(game.view(0))
+    assert isinstance(action, Play)  # 40 points: it opens at once
+
+
+def test_the_shedder_lays_the_most_points_where_greedy_lays_the_most_tiles() -> None:
+    # Opened, with R1 R2 R3 R4 B13 Y13 left and K13 K12 K11 on the table: greedy places
+    # four tiles (the red run, 10 points); the shedder's two 13s on the black run's end
+    # and a group are worth more: it must remove at least as many points.
+    game = scenario(["R1 R2 R3 R4 B13 Y13 K9 K10 K11 K12", SCATTERED])
+    game.play(0, "K9 K10 K11 K12")
+    game.draw(1)
+    view = game.view(0)
+    shedder = make_bot("shedder").choose(view)
+    greedy = make_bot("greedy").choose(view)
+    assert isinstance(shedder, Play) and isinstance(greedy, Play)
+    best_value = solve("R1 R2 R3 R4 B13 Y13", view.table, objective="value", fewest_changes=False)
+    assert best_value is not None
+    assert _value_placed(view.table, shedder) == sum(tile.number for tile in best_value.placed)
+    assert _value_placed(view.table, shedder) >= _value_placed(view.table, greedy)
+
+
+def _value_placed(before: Table, action: Play) -> int:
+    after = action.table
+    assert isinstance(after, Table)
+    added = after.tiles() - before.tiles()
+    return sum(tile.number * count for tile, count in added.items())
+
+
+def test_the_frozen_policy_is_a_file_of_its_own_with_todays_weights() -> None:
+    frozen = frozen_network()
+    shipped = shipped_network()
+    assert frozen is not shipped
+    assert np.array_equal(frozen.w1, shipped.w1) and frozen.b2 == shipped.b2
+    assert make_bot("hard-v1").network is frozen  # type: ignore[attr-defined]
+
+
+# --- the quick test of going out ----------------------------------------------------------------
+
+
+def test_could_go_out_sees_runs_groups_and_jokers() -> None:
+    rules = Rules()
+    empty = Table(())
+    assert could_go_out(parse_tiles("R1 R2 R3 B5 Y5 K5"), empty, rules, melded=True)
+    assert not could_go_out(parse_tiles("R1 R2 R3 B5 Y5 K6"), empty, rules, melded=True)
+    assert could_go_out(parse_tiles("R1 R2 R3 B5 Y5 J"), empty, rules, melded=True)
+    assert could_go_out(parse_tiles("R1 J R3 R4"), empty, rules, melded=True)
+    assert not could_go_out(parse_tiles("R1 R2"), empty, rules, melded=True)
+    # Runs that wrap round only where the rules say so.
+    assert not could_go_out(parse_tiles("R12 R13 R1"), empty, rules, melded=True)
+    assert could_go_out(parse_tiles("R12 R13 R1"), empty, Rules.preset("house"), melded=True)
+    # Once open, the table's tiles must fit too, and help.
+    table = Table.parse("K4 K5 K6")
+    assert could_go_out(parse_tiles("K7"), table, rules, melded=True)
+    assert not could_go_out(parse_tiles("K7"), table, rules, melded=False)
+
+
+TILES = [piece.tile for piece in TileSet.STANDARD.pieces()]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(3, 16), st.sampled_from(["standard", "house"]))
+def test_could_go_out_never_says_no_where_the_solver_lays_everything(seed: int, size: int, preset: str) -> None:
+    rules = Rules.preset(preset)
+    rack = random.Random(seed).sample(TILES, size)
+    found = solve(rack, Table(()), rules=rules, initial_meld_done=True, fewest_changes=False)
+    if found is not None and len(found.placed) == len(rack):
+        assert could_go_out(rack, Table(()), rules, melded=True)
+
+
+def test_the_hoarder_is_quick_on_a_large_rack() -> None:
+    # Fifty scattered tiles: the exact solver would take seconds, the quick test says no at once.
+    rack = random.Random(7).sample(TILES, 50)
+    assert could_go_out(rack, Table(()), Rules(), melded=False) in (True, False)
+
+
+# --- racing the hoarders -----------------------------------------------------------------------
+
+
+class AlwaysDraws:
+    """A planner that holds everything: what the network prefers most turns."""
+
+    name = "holder"
+
+    def plan(self, view: PlayerView) -> Candidate:
+        return DRAW
+
+
+def test_tempo_races_opponents_who_hold_their_tiles_and_holds_against_the_others() -> None:
+    rack = "R1 R2 R3 R4 R5 R6 B10 B11 B12 K9 Y9"
+    hoarder_rack = "Y1 Y2 Y4 Y6 Y8 Y10 Y12 K1 K3 K5 K7 K13 B1 B3 B5 B7 R8 R10 R12 Y13"
+    assert len(hoarder_rack.split()) >= HOARD_RACK
+    view = scenario([rack, hoarder_rack]).view(0)
+    assert hoarding(view)
+    action = Tempo(AlwaysDraws()).choose(view)
+    assert isinstance(action, Play) and isinstance(action.table, Table)  # the most tiles: both runs
+    assert sum(action.table.tiles().values()) == 9
+    # Near the pool's end it sheds points rather than tiles.
+    low = scenario([rack, hoarder_rack], pool_size=LOW_POOL).view(0)
+    shed = Tempo(AlwaysDraws()).choose(low)
+    assert isinstance(shed, Play)
+    # Against an opponent emptying its rack it holds, as the planner says.
+    small = scenario([rack, SCATTERED]).view(0)
+    assert not hoarding(small)
+    assert isinstance(Tempo(AlwaysDraws()).choose(small), Draw)
+    # With four players, it races only when every opponent holds its tiles.
+    mixed = scenario([rack, hoarder_rack, SCATTERED]).view(0)
+    assert not hoarding(mixed)
+
+
+def test_a_patient_racer_waits_for_an_opponent_who_keeps_drawing() -> None:
+    rack = "R1 R2 R3 R4 R5 R6 B10 B11 B12 K9 Y9"
+    hoarder_rack = "Y1 Y2 Y4 Y6 Y8 Y10 Y12 K1 K3 K5 K7 K13 B1 B3 B5 B7 R8 R10 R12 Y13 K2 K4 K6 K8 K10 K11 K12 B2"
+    game = scenario([rack, hoarder_rack])
+    assert not hoarding(game.view(0), 24, patience=1)  # it has not had a turn yet
+    game.draw(0)
+    game.draw(1)
+    assert hoarding(game.view(0), 24, patience=1)
+    assert not hoarding(game.view(0), 24, patience=2)
+    game.draw(0)
+    game.play(1, "K10 K11 K12 K13")
+    assert not hoarding(game.view(0), 24, patience=1)  # it laid tiles on its last turn
+    assert hoarding(game.view(0), 24, patience=0)
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_on_the_rounds_last_turn_the_most_points_are_laid(level: str) -> None:
+    rest = "K13 B13 Y13 K9"  # the 13s make a group; K9 stays
+    game = opened(rest, SCATTERED, pool_size=3)  # two tiles left once seat 1 drew
+    game.draw(0)
+    game.draw(1)  # seat 1 takes the pool's last tile: seat 0's turn is not the last
+    assert not final_turn(game.view(0))
+    game = opened(rest, SCATTERED, pool_size=2)
+    game.draw(0)  # seat 0 empties the pool; seat 1 has its one more turn
+    game.apply(make_bot("greedy").choose(game.view(1)))
+    view = game.view(0)
+    assert final_turn(view)
+    action = make_bot(level).choose(view)
+    assert isinstance(action, Play) and isinstance(action.table, Table)
+    assert {"K13", "B13", "Y13"} <= {str(tile) for tile in action.table.tiles()}
+
+
+def test_hard_and_network_race_and_the_frozen_versions_do_not() -> None:
+    assert isinstance(make_bot("hard"), Tempo) and isinstance(make_bot("network"), Tempo)
+    assert not isinstance(make_bot("hard-v1"), Tempo) and not isinstance(make_bot("network-v1"), Tempo)
+
+
+# --- the round-robin ---------------------------------------------------------------------------
+
+
+def test_the_tables_are_every_pair_then_runs_of_four() -> None:
+    assert tables_of(["a", "b"], four_player=True) == [("a", "b")]
+    assert tables_of(["a", "b", "c", "d"], four_player=True)[-1] == ("a", "b", "c", "d")
+    five = tables_of(list("abcde"), four_player=True)
+    fours = [table for table in five if len(table) == 4]
+    assert len(five) == 10 + 5 and all(sum(name in table for table in fours) == 4 for name in "abcde")
+    assert len(tables_of(list("abcde"), four_player=False)) == 10
+
+
+def test_a_round_robin_rates_every_bot_and_reports_every_table() -> None:
+    report = run_round_robin(["random", "greedy", "hoarder", "easy"], 4, seed=11, workers=1)
+    assert {rating.name for rating in report.ratings} == {"random", "greedy", "hoarder", "easy"}
+    assert [len(table.seats) for table in report.tables] == [2] * 6 + [4]
+    assert all(table.games == (4 if len(table.seats) == 2 else 8) for table in report.tables)
+    ratings = {rating.name: rating for rating in report.ratings}
+    assert ratings["greedy"].rating > ratings["random"].rating
+    for rating in report.ratings:
+        assert rating.ci95[0] <= rating.rating <= rating.ci95[1]
+    for table in report.tables:
+        assert 0 <= table.went_out <= table.games
+        assert sum(seat.win_share for seat in table.seats) == pytest.approx(1.0)
+    assert any("went out" in line or "going out" in line for line in report_lines(report))
+    data = report.to_dict()
+    assert data["games"] == report.games == 6 * 4 + 8
+
+
+def test_the_round_robin_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
+    arguments = ["arena", "--round-robin", "greedy,racer", "--games", "2", "--seed", "3", "--workers", "1"]
+    assert main([*arguments, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["deals_per_table"] == 1 and data["seed"] == 3
+    assert [bot["name"] for bot in data["tables"][0]["bots"]] == ["greedy", "racer"]
+    assert main(arguments) == 0
+    assert "Round-robin" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--round-robin", "greedy", "--games", "2"], "at least two bots"),
+        (["--round-robin", "greedy,greedy", "--games", "2"], "named twice"),
+        (["--round-robin", "greedy,wizard", "--games", "2"], "unknown bot level 'wizard'"),
+        (["--round-robin", "greedy,easy", "--games", "0"], "play at least one"),
+        (["--bots", "greedy,easy", "--heads-up", "--games", "2"], "--heads-up goes with --round-robin"),
+        (["--bots", "greedy,hoarder", "--games", "2", "--sprt", "p0=0.5,p1=0.6"], "--sprt tests the levels only"),
+    ],
+)
+def test_the_round_robin_refuses_bad_input_in_one_line(
+    arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["arena", *arguments]) == 2
+    error = capsys.readouterr().err
+    assert message in error and error.count("\n") == 1
+
+
+def test_the_arena_counts_the_games_that_end_with_someone_going_out(capsys: pytest.CaptureFixture[str]) -> None:
+    games = [
+        GameOutcome(0, 0, ("a", "b"), (10, -10), (0, 4), 0, 30, ()),
+        GameOutcome(1, 0, ("b", "a"), (5, -5), (3, 8), 0, 90, ()),
+    ]
+    report = summarise(games, 1.0)
+    assert report.went_out == 1 and report.went_out_share == 0.5
+    assert report.to_dict()["went_out_share"] == 0.5
+    assert main(["arena", "--bots", "greedy,hoarder", "--games", "2", "--seed", "4", "--workers", "1"]) == 0
+    assert "ended with someone going out" in capsys.readouterr().out
+
+
+def test_an_unknown_league_name_is_refused() -> None:
+    with pytest.raises(TilerummyError, match="unknown bot level"):
+        run_round_robin(["greedy", "wizard"], 2)
