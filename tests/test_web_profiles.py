@@ -9,7 +9,7 @@ import json
 import urllib.request
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from .serverkit import Client, ThreadedServer
 from .test_web import LANGUAGES, _no_page_errors, _page, _speak, _texts_fit_and_speak, browser, server
@@ -118,3 +118,41 @@ def test_a_profile_is_made_signed_in_elsewhere_and_rated_against_the_computer(
         _speak(second, language)
         _texts_fit_and_speak(second, language, f"home with a profile, {size}")
     _no_page_errors(first, second)
+
+
+def _profile_page(browser: Browser, server: ThreadedServer, name: str) -> Page:
+    page = _page(browser, DESKTOP)
+    page.goto(server.url)
+    page.evaluate("localStorage.setItem('tilerummy.tutorial', '1')")
+    page.goto(server.url)
+    page.fill("#profile-name", name)
+    page.click("#create-profile")
+    page.click("#recovery-done")
+    expect(page.locator("#profile-standing")).to_contain_text("No rated game yet")
+    return page
+
+
+def test_two_profiles_play_a_rated_quick_match_in_two_browsers(server: ThreadedServer, browser: Browser) -> None:
+    ana, bruno = (_profile_page(browser, server, name) for name in ("Quin A", "Quin B"))
+    ana.click("#quick-match")
+    expect(ana.locator("#quick-wait")).to_be_visible()
+    bruno.click("#quick-match")
+    # The game starts as soon as the second player arrives; each draws on their turn to the end.
+    for page in (ana, bruno):
+        expect(page.locator("main.game")).to_be_visible()
+    for _ in range(400):
+        if ana.locator(".result-dialog").count() and bruno.locator(".result-dialog").count():
+            break
+        for page in (ana, bruno):
+            if page.locator("main.game.my-turn #draw:enabled").count():
+                page.click("#draw")
+                page.wait_for_function("() => !document.querySelector('main.game.my-turn')")
+    expect(ana.locator(".result-dialog")).to_be_visible()
+    for page, name in ((ana, "Quin A"), (bruno, "Quin B")):
+        page.goto(server.url)
+        expect(page.locator("#profile-standing")).to_contain_text("after 1 rated game")
+        page.click("#leaderboard-link")
+        expect(page.locator("#your-place")).to_contain_text("(provisional)")
+        page.goto(f"{server.url}/players/{name.replace(' ', '%20')}")
+        expect(page.locator("#player-games tbody tr")).to_have_count(1)
+    _no_page_errors(ana, bruno)
