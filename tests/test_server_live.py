@@ -7,6 +7,8 @@ tested in-process (``test_server_play.py``, ``test_server_http.py``).
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -82,5 +84,63 @@ def test_a_killed_server_loses_nothing_it_acknowledged(database: str, tmp_path: 
         mover = by_seat[snapshot["game"]["turn"]]
         reply = mover.request({"type": "draw"})
         assert reply["type"] == "game" and reply["game"]["moves"] == acknowledged["moves"] + 1
+    finally:
+        server.stop()
+
+
+def _post(server: ServerProcess, path: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(
+        f"{server.url}{path}", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def test_a_rated_game_killed_at_each_of_its_last_actions_is_rated_exactly_once(database: str, tmp_path: Path) -> None:
+    server = ServerProcess(database, tmp_path / "server.log")
+    server.start()
+    try:
+        keys = {name: _post(server, "/api/profiles", {"name": name})["key"] for name in ("Kira", "Lino")}
+        kira, lino = Client(server, "Kira", key=keys["Kira"]), Client(server, "Lino", key=keys["Lino"])
+        kira.create([PERSON, PERSON], rules={"preset": "standard"}, rated=True)
+        code = kira.code or ""
+        lino.join(code)
+        tokens = {"Kira": kira.token, "Lino": lino.token}
+        state = kira.request({"type": "start_game"})["game"]
+        game_id = state["game_id"]
+        players = {kira.seat: kira, lino.seat: lino}
+        while state["pool_size"] > 0:
+            reply = players[state["turn"]].request({"type": "draw"})
+            assert reply["type"] == "game", reply
+            state = reply["game"]
+        # The pool is dry: each pass to the end of the round is sent twice, the server killed once
+        # as soon as it is sent (it is lost, unacknowledged) and once as soon as it is acknowledged
+        # (stored: at the last, with the result and the ratings), then started again.
+        kills = 0
+        while state["result"] is None:
+            for acknowledged in (False, True):
+                mover = players[state["turn"]]
+                if acknowledged:
+                    reply = mover.request({"type": "pass"})
+                    assert reply["type"] == "game", reply
+                else:
+                    mover.send({"type": "pass"})
+                server.kill()
+                kills += 1
+                server.start()
+                clients = {name: Client(server, name, key=keys[name]) for name in keys}
+                for name, client in clients.items():
+                    client.join(code, token=tokens[name])
+                players = {client.seat: client for client in clients.values()}
+                state = clients["Kira"].wait_for(lambda message: message["type"] == "snapshot")["game"]
+                if state["result"] is not None:
+                    break
+        assert kills >= 2
+        server.kill()
+        server.start()
+        for name in keys:
+            page = server.get(f"/api/profiles/{name}")
+            assert [game["game"] for game in page["games"]] == [game_id], (name, kills)
+            assert page["standing"]["games"] == 1
     finally:
         server.stop()
