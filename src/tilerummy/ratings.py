@@ -218,14 +218,14 @@ class Rater:
         return float(self.model.predict_win(teams)[0])
 
 
-#: The bots' fixed ratings, calibrated from 1,867 arena games of 2 to 6 seats
-#: (docs/ratings.md; ``expert``, which takes seconds a move, is not calibrated).
+#: The bots' fixed ratings, calibrated from 288 arena games of the levels as they play now
+#: (docs/ratings.md). ``network`` (too few games to be sure of) and ``expert`` (seconds a move)
+#: are not calibrated: games against them are not rated.
 BOT_RATINGS: dict[str, Rating] = {
-    "easy": Rating(337.0, 118.0, fixed=True),
-    "random": Rating(1009.0, 107.0, fixed=True),
-    "network": Rating(1075.0, 116.0, fixed=True),
-    "greedy": Rating(1500.0, 110.0, fixed=True),
-    "hard": Rating(1737.0, 104.0, fixed=True),
+    "easy": Rating(511.0, 147.0, fixed=True),
+    "random": Rating(1295.0, 140.0, fixed=True),
+    "greedy": Rating(1500.0, 133.0, fixed=True),
+    "hard": Rating(1919.0, 137.0, fixed=True),
 }
 
 
