@@ -73,3 +73,16 @@ def test_a_look_at_the_solution_is_a_failed_try(client: TestClient) -> None:
     assert shown["rated"] and shown["puzzle_rating"] < 1500
     guest = client.get("/api/puzzles/daily-2026-12-04/solution").json()
     assert "rated" not in guest
+
+
+def test_further_puzzles_come_near_the_players_puzzle_rating_and_change_after_each_try(client: TestClient) -> None:
+    guest = client.get("/api/puzzles/next?level=3").json()
+    assert guest["id"].startswith("p3-") and guest["level"] == 3 and guest["date"] is None
+    carla = profile(client, "Carla")
+    first = client.get("/api/puzzles/next", headers=carla).json()
+    assert first["level"] == 2  # a new player's 1500 lies between levels 2 (1400) and 3 (1600): the first
+    assert client.get("/api/puzzles/next", headers=carla).json()["id"] == first["id"]  # until it is tried
+    shown = client.get(f"/api/puzzles/{first['id']}/solution", headers=carla).json()
+    assert shown["rated"]
+    assert client.get("/api/puzzles/next", headers=carla).json()["id"] != first["id"]
+    assert client.get("/api/puzzles/p9-1").status_code == 404

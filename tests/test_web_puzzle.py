@@ -45,4 +45,8 @@ def test_todays_puzzle_is_played_on_the_game_screen_and_its_answer_shown(
     for language in LANGUAGES:
         _speak(page, language)
         _texts_fit_and_speak(page, language, f"puzzle answered, {size}")
+    _speak(page, "en")
+    page.click("#puzzle-another")
+    expect(page.locator("#puzzle .lesson-step")).to_contain_text("Practice puzzle")
+    expect(page.locator("#puzzle-give-up")).to_be_visible()
     _no_page_errors(page)

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import datetime
 import functools
+import hashlib
+import re
+import secrets
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..puzzles import Puzzle, daily, judge_answer
-from ..ratings import Rater, Rating, puzzle_rating
+from ..puzzles import Puzzle, daily, generate, judge_answer
+from ..ratings import PUZZLE_RATINGS, Rater, Rating, puzzle_rating
 from ..tiles import format_tiles
 from .profile_routes import error_answer, json_field, service_of, signed_in
 from .profiles import Profile
@@ -28,22 +31,34 @@ RATER = Rater()
 PREFIX = "daily-"
 
 
-@functools.lru_cache(maxsize=16)
-def _daily(date: datetime.date) -> Puzzle:
-    return daily(date)
+@functools.lru_cache(maxsize=64)
+def _made(name: str) -> Puzzle:
+    """The puzzle a name stands for: ``daily-YYYY-MM-DD``, or ``pL-SEED`` (level L, from SEED)."""
+    if name.startswith(PREFIX):
+        return daily(datetime.date.fromisoformat(name.removeprefix(PREFIX)))
+    level, _, seed = name.removeprefix("p").partition("-")
+    return generate(int(seed), level=int(level))
 
 
-def _puzzle(request: Request) -> tuple[str, Puzzle] | JSONResponse:
-    """The puzzle the path or the query names (today's by default), or the error to answer."""
-    today = datetime.datetime.fromtimestamp(service_of(request).profiles.clock(), datetime.UTC).date()
-    name = request.path_params.get("puzzle") or PREFIX + request.query_params.get("date", today.isoformat())
-    try:
-        date = datetime.date.fromisoformat(str(name).removeprefix(PREFIX))
-    except ValueError:
-        return error_answer(404, "no_such_puzzle", "a puzzle is named daily-YYYY-MM-DD")
-    if not str(name).startswith(PREFIX) or date > today:
-        return error_answer(404, "no_such_puzzle", "no puzzle has this name yet")
-    return f"{PREFIX}{date.isoformat()}", _daily(date)
+async def _puzzle(request: Request, name: str | None = None) -> tuple[str, Puzzle] | JSONResponse:
+    """The puzzle the path or the query names (today's by default), or the error to answer; it is
+    worked out off the event loop (a new one can take a large part of a second)."""
+    service = service_of(request)
+    today = datetime.datetime.fromtimestamp(service.profiles.clock(), datetime.UTC).date()
+    name = name or request.path_params.get("puzzle") or PREFIX + request.query_params.get("date", today.isoformat())
+    name = str(name)
+    if name.startswith(PREFIX):
+        try:
+            date = datetime.date.fromisoformat(name.removeprefix(PREFIX))
+        except ValueError:
+            return error_answer(404, "no_such_puzzle", "a day's puzzle is named daily-YYYY-MM-DD")
+        if date > today:
+            return error_answer(404, "no_such_puzzle", "no puzzle has this name yet")
+        name = f"{PREFIX}{date.isoformat()}"
+    elif not re.fullmatch(r"p[1-4]-[0-9]{1,18}", name):
+        return error_answer(404, "no_such_puzzle", "a puzzle is named daily-YYYY-MM-DD or pLEVEL-SEED")
+    chosen = name
+    return chosen, await service.run(lambda: _made(chosen))
 
 
 def _rating(sql: Statement, table: str, key: str, key_value: str, default: Rating) -> Rating:
@@ -73,7 +88,7 @@ def _record_try(profile: Profile, name: str, puzzle: Puzzle, solved: bool, at: f
 def _position(name: str, puzzle: Puzzle, rating: int) -> dict[str, Any]:
     return {
         "id": name,
-        "date": name.removeprefix(PREFIX),
+        "date": name.removeprefix(PREFIX) if name.startswith(PREFIX) else None,
         "level": puzzle.level,
         "rating": rating,
         "rack": [str(tile) for tile in puzzle.rack],
@@ -84,7 +99,7 @@ def _position(name: str, puzzle: Puzzle, rating: int) -> dict[str, Any]:
 
 
 async def daily_puzzle(request: Request) -> Response:
-    found = _puzzle(request)
+    found = await _puzzle(request)
     if isinstance(found, JSONResponse):
         return found
     name, puzzle = found
@@ -104,7 +119,7 @@ def _puzzle_mu(sql: Statement, name: str, puzzle: Puzzle) -> int:
 
 async def answer(request: Request) -> Response:
     """Judge a table (the whole table after the play); with a key, the profile's first try is rated."""
-    found = _puzzle(request)
+    found = await _puzzle(request)
     if isinstance(found, JSONResponse):
         return found
     name, puzzle = found
@@ -129,7 +144,7 @@ async def answer(request: Request) -> Response:
 
 async def solution(request: Request) -> Response:
     """The answer; for a profile that has not solved the puzzle yet, a look at it is a failed try."""
-    found = _puzzle(request)
+    found = await _puzzle(request)
     if isinstance(found, JSONResponse):
         return found
     name, puzzle = found
@@ -156,8 +171,38 @@ async def _rated_try(request: Request, name: str, puzzle: Puzzle, *, solved: boo
     return {"rated": done is not None, **(done or {})}
 
 
+async def next_puzzle(request: Request) -> Response:
+    """A further puzzle near the player's puzzle rating (a guest's: the first level, or ``?level=``),
+    a new one after each try."""
+    level = 1
+    seed_text = secrets.token_hex(8)
+    if request.headers.get("authorization"):
+        profile = await signed_in(request)
+        if isinstance(profile, JSONResponse):
+            return profile
+        service = service_of(request)
+        mine, tries = await service.run(lambda: service.profiles.store.transact(lambda sql: _standing(sql, profile.id)))
+        level = min(PUZZLE_RATINGS, key=lambda candidate: abs(PUZZLE_RATINGS[candidate] - mine))
+        seed_text = f"{profile.id} {tries}"
+    elif request.query_params.get("level", "1") in {"1", "2", "3", "4"}:
+        level = int(request.query_params.get("level", "1"))
+    seed = int.from_bytes(hashlib.sha256(seed_text.encode()).digest()[:7], "big")
+    found = await _puzzle(request, f"p{level}-{seed}")
+    if isinstance(found, JSONResponse):
+        return found
+    name, puzzle = found
+    return JSONResponse(_position(name, puzzle, puzzle_rating(puzzle.level).shown))
+
+
+def _standing(sql: Statement, profile_id: str) -> tuple[float, int]:
+    """A profile's puzzle rating now, and its tries so far."""
+    rating = _rating(sql, "puzzle_tries", "profile", profile_id, Rating())
+    return rating.mu, int(sql("SELECT COUNT(*) FROM puzzle_tries WHERE profile = ?", (profile_id,))[0][0])
+
+
 PUZZLE_ROUTES = [
     Route("/api/puzzles/daily", daily_puzzle),
+    Route("/api/puzzles/next", next_puzzle),
     Route("/api/puzzles/{puzzle}", daily_puzzle),
     Route("/api/puzzles/{puzzle}/answer", answer, methods=["POST"]),
     Route("/api/puzzles/{puzzle}/solution", solution),

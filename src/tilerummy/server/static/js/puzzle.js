@@ -92,6 +92,18 @@ export class PuzzleScreen extends GameScreen {
     this.render();
   }
 
+  // A further puzzle near the player's puzzle rating (docs/protocol.md#puzzles).
+  async another() {
+    const response = await fetch("/api/puzzles/next", { headers: headers() });
+    if (!response.ok) return;
+    this.puzzle = await response.json();
+    this.verdict = null;
+    this.solution = null;
+    this.state.game = puzzleGame(this.puzzle, this.state.game.players[0]);
+    this.reset(this.state.game, null);
+    this.render();
+  }
+
   restart() {
     this.verdict = null;
     this.reset(this.state.game, null);
@@ -111,7 +123,13 @@ export class PuzzleScreen extends GameScreen {
     return h(
       "section",
       { class: "lesson", id: "puzzle", "aria-live": "polite" },
-      h("p", { class: "lesson-step" }, t("puzzle_of_the_day", { date: this.puzzle.date, level: this.puzzle.level, rating: this.puzzle.rating })),
+      h(
+        "p",
+        { class: "lesson-step" },
+        this.puzzle.date
+          ? t("puzzle_of_the_day", { date: this.puzzle.date, level: this.puzzle.level, rating: this.puzzle.rating })
+          : t("puzzle_practice", { level: this.puzzle.level, rating: this.puzzle.rating }),
+      ),
       h("h2", {}, t("puzzle_title", { n: this.puzzle.best })),
       h("p", {}, this.puzzle.initial_meld_done ? t("puzzle_text") : t("puzzle_text_opening")),
       verdict
@@ -129,6 +147,7 @@ export class PuzzleScreen extends GameScreen {
         { class: "row" },
         verdict && !this.solved && !this.solution ? h("button", { class: "secondary", id: "puzzle-retry", onclick: () => this.restart() }, t("lesson_retry")) : null,
         !this.solved && !this.solution ? h("button", { class: "secondary", id: "puzzle-give-up", onclick: () => this.showSolution() }, t("puzzle_show_answer")) : null,
+        this.solved || this.solution ? h("button", { class: "primary", id: "puzzle-another", onclick: () => this.another() }, t("puzzle_another")) : null,
       ),
     );
   }
