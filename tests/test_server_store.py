@@ -98,7 +98,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Databas
 
 def test_a_new_database_records_the_current_version(database: Database) -> None:
     store = open_store(database.where)
-    assert store.stored_version() == SCHEMA_VERSION == 3
+    assert store.stored_version() == SCHEMA_VERSION == 4
     store.close()
     assert database.sql("SELECT version FROM schema_version", ()) == [(SCHEMA_VERSION,)]
 
@@ -179,3 +179,20 @@ def test_a_room_is_written_only_by_its_holder_and_a_takeover_makes_a_new_one(dat
         assert database.sql("SELECT holder FROM room_holders WHERE code = ?", ("ROOMH",)) == [("two",)]
     finally:
         store.close()
+
+
+def test_a_database_at_version_3_gains_the_rated_games_and_puzzles_tables(tmp_path: Path) -> None:
+    path = tmp_path / "v3.sqlite3"
+    raw = sqlite3.connect(path)
+    raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    raw.execute("INSERT INTO schema_version (version) VALUES (3)")
+    for step in store_module.MIGRATIONS[:3]:
+        for statement in step:
+            raw.execute(statement)
+    raw.commit()
+    raw.close()
+    store = open_store(str(path))
+    assert store.stored_version() == SCHEMA_VERSION
+    tables = store.transact(lambda sql: sql("SELECT name FROM sqlite_master WHERE type = 'table'", ()))
+    assert {"rated_games", "puzzle_tries", "game_figures"} <= {row[0] for row in tables}
+    store.close()

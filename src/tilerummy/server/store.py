@@ -58,8 +58,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 2: which process of a cluster may write each room (see Change.holder).
     ("CREATE TABLE IF NOT EXISTS room_holders (code TEXT PRIMARY KEY, holder TEXT NOT NULL)",),
-    # 3: players' profiles, the hashes of their keys, their ratings game by game, rated games' seats, and
-    # their tries at puzzles (profile_store.py, rated_games.py, puzzle_routes.py).
+    # 3: players' profiles, the hashes of their keys, and their ratings game by game (profile_store.py).
     (
         """CREATE TABLE IF NOT EXISTS profiles (
             id TEXT PRIMARY KEY,
@@ -83,6 +82,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             at DOUBLE PRECISION NOT NULL,
             PRIMARY KEY (profile, game))""",
         "CREATE INDEX IF NOT EXISTS ratings_by_time ON ratings (profile, at)",
+    ),
+    # 4: rated games' seats, each rated game's figures for its profiles, and tries at puzzles
+    # (rated_games.py, puzzle_routes.py).
+    (
         "CREATE TABLE IF NOT EXISTS rated_games (game TEXT PRIMARY KEY, seats TEXT NOT NULL)",
         """CREATE TABLE IF NOT EXISTS puzzle_tries (
             profile TEXT NOT NULL,
