@@ -79,6 +79,48 @@ class Draft:
     def text(self) -> str:
         return " | ".join(" ".join(tokens) for tokens in self.sets)
 
+    def index(self, text: str) -> int:
+        """The set numbered ``text`` (from 1), as an index.
+
+        :raises TilerummyError: no set has that number.
+        """
+        if not text.isdigit() or not 1 <= int(text) <= len(self.sets):
+            raise TilerummyError(f"{text or '?'}: no such set (sets are numbered 1 to {len(self.sets)})")
+        return int(text) - 1
+
+    def with_added(self, index: int, tokens: Sequence[str]) -> list[list[str]]:
+        """The sets once ``tokens`` join set ``index``, where they read best."""
+        sets = [list(held) for held in self.sets]
+        sets[index] = arranged_set([*sets[index], *tokens])
+        return sets
+
+    def with_moved(self, words: str) -> list[list[str]]:
+        """The sets once ``N TILES to M`` (or ``to new``) is done.
+
+        :raises TilerummyError: a set that does not exist, or tiles it does not hold.
+        """
+        parts = words.split()
+        if "to" not in parts or len(parts) < 4:
+            raise TilerummyError("write: move N TILES to M (or 'to new')")
+        split = parts.index("to")
+        source = self.index(parts[0])
+        target_text = " ".join(parts[split + 1 :])
+        tokens = draft_tokens(" ".join(parts[1:split]))
+        sets = [list(held) for held in self.sets]
+        remaining = list(sets[source])
+        for token in tokens:
+            match = next((held for held in remaining if Token.parse(held).tile == Token.parse(token).tile), None)
+            if match is None:
+                raise TilerummyError(f"{token}: not in set {source + 1}")
+            remaining.remove(match)
+        sets[source] = remaining
+        if target_text.lower() == "new":
+            sets.append(tokens)
+        else:
+            target = self.index(target_text)
+            sets[target] = arranged_set([*sets[target], *tokens])
+        return sets
+
 
 class TerminalGame:
     """One person against bots; input and output are injectable for tests."""
@@ -351,50 +393,28 @@ class TerminalGame:
             left[tile] -= 1
 
     def _new_sets(self, draft: Draft, text: str) -> None:
-        new = [_tokens(part) for part in text.split("|")]
+        new = [draft_tokens(part) for part in text.split("|")]
         self._take_from_rack(draft, [token for tokens in new for token in tokens])
         draft.change([*draft.sets, *new])
         self._show(draft)
 
     def _add(self, draft: Draft, rest: str) -> None:
         number, _, text = rest.strip().partition(" ")
-        index = _set_index(number, draft)
-        tokens = _tokens(text)
+        index = draft.index(number)
+        tokens = draft_tokens(text)
         self._take_from_rack(draft, tokens)
-        sets = [list(tokens_) for tokens_ in draft.sets]
-        sets[index] = _arranged([*sets[index], *tokens])
-        draft.change(sets)
+        draft.change(draft.with_added(index, tokens))
         self._show(draft)
 
     def _move(self, draft: Draft, rest: str) -> None:
-        words = rest.split()
-        if "to" not in words or len(words) < 4:
-            raise TilerummyError("write: move N TILES to M (or 'to new')")
-        split = words.index("to")
-        source = _set_index(words[0], draft)
-        target_text = " ".join(words[split + 1 :])
-        tokens = _tokens(" ".join(words[1:split]))
-        sets = [list(tokens_) for tokens_ in draft.sets]
-        remaining = list(sets[source])
-        for token in tokens:
-            match = next((held for held in remaining if Token.parse(held).tile == Token.parse(token).tile), None)
-            if match is None:
-                raise TilerummyError(f"{token}: not in set {source + 1}")
-            remaining.remove(match)
-        sets[source] = remaining
-        if target_text.lower() == "new":
-            sets.append(tokens)
-        else:
-            target = _set_index(target_text, draft)
-            sets[target] = _arranged([*sets[target], *tokens])
-        draft.change(sets)
+        draft.change(draft.with_moved(rest))
         self._show(draft)
 
     def _whole_table(self, draft: Draft, text: str | list[list[str]]) -> None:
         if isinstance(text, str) and not text.strip():
             self.write(f"  table {draft.text()}")
             return
-        sets = [_tokens(part) for part in text.split("|")] if isinstance(text, str) else text
+        sets = [draft_tokens(part) for part in text.split("|")] if isinstance(text, str) else text
         proposed = Counter(Token.parse(token).tile for tokens in sets for token in tokens)
         missing = self.game.table.tiles() - proposed
         if missing:
@@ -419,7 +439,7 @@ class TerminalGame:
         self.write("Table:" if draft.sets else "Table: (empty)")
         wrap = game.rules.wrap
         for number, tokens in enumerate(draft.sets, start=1):
-            self.write(f"  {number:>2}. {_set_line(tokens, paint, wrap=wrap)}")
+            self.write(f"  {number:>2}. {set_line(tokens, paint, wrap=wrap)}")
         rack = sorted(self._rack_left(draft).elements(), key=_by_number if self.by_number else _by_colour)
         self._say(f"Rack ({len(rack)}): {paint.tiles(rack) or '(empty)'}")
         if not game.melded[self.person]:
@@ -483,7 +503,7 @@ def _at(action: Action, now: float) -> Action:
     return dataclasses.replace(action, at=now)
 
 
-def _tokens(text: str) -> list[str]:
+def draft_tokens(text: str) -> list[str]:
     tokens = split_tokens(text)
     if not tokens:
         raise NotationError("name at least one tile")
@@ -492,13 +512,7 @@ def _tokens(text: str) -> list[str]:
     return [token.upper() for token in tokens]
 
 
-def _set_index(text: str, draft: Draft) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= len(draft.sets):
-        raise TilerummyError(f"{text or '?'}: no such set (sets are numbered 1 to {len(draft.sets)})")
-    return int(text) - 1
-
-
-def _arranged(tokens: list[str]) -> list[str]:
+def arranged_set(tokens: list[str]) -> list[str]:
     """Tiles added to a set go where they read best: a run in order, jokers where they fit."""
     try:
         return str(Meld.parse(" ".join(tokens))).split()
@@ -514,7 +528,7 @@ def _is_valid(tokens: Sequence[str], *, wrap: bool) -> bool:
     return True
 
 
-def _set_line(tokens: Sequence[str], paint: Painter, *, wrap: bool) -> str:
+def set_line(tokens: Sequence[str], paint: Painter, *, wrap: bool) -> str:
     try:
         meld = Meld.parse(" ".join(tokens), wrap=wrap)
     except InvalidMeld as error:

@@ -13,11 +13,11 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..console import Painter, count
-from ..errors import InvalidMeld, NotationError, TilerummyError
-from ..melds import Meld, Token
+from ..errors import TilerummyError
+from ..melds import Token
 from ..puzzles import DAILY_LEVELS, LEVELS, Puzzle, daily, generate, judge_answer, stream
-from ..terminal import Draft
-from ..tiles import Tile, format_tiles, shorten, split_tokens
+from ..terminal import Draft, draft_tokens, set_line
+from ..tiles import Tile, format_tiles, shorten
 from ._common import MAX_SEED, add_rules_arguments, check_seed, rules_with_options
 
 if TYPE_CHECKING:
@@ -276,50 +276,28 @@ class PuzzleSession:
             left[tile] -= 1
 
     def _new_sets(self, text: str) -> None:
-        new = [_tokens(part) for part in text.split("|")]
+        new = [draft_tokens(part) for part in text.split("|")]
         self._take_from_rack([token for tokens in new for token in tokens])
         self.draft.change([*self.draft.sets, *new])
         self._show()
 
     def _add(self, rest: str) -> None:
         number, _, text = rest.strip().partition(" ")
-        index = self._set_index(number)
-        tokens = _tokens(text)
+        index = self.draft.index(number)
+        tokens = draft_tokens(text)
         self._take_from_rack(tokens)
-        sets = [list(tokens_) for tokens_ in self.draft.sets]
-        sets[index] = _arranged([*sets[index], *tokens])
-        self.draft.change(sets)
+        self.draft.change(self.draft.with_added(index, tokens))
         self._show()
 
     def _move(self, rest: str) -> None:
-        words = rest.split()
-        if "to" not in words or len(words) < 4:
-            raise TilerummyError("write: move N TILES to M (or 'to new')")
-        split = words.index("to")
-        source = self._set_index(words[0])
-        target_text = " ".join(words[split + 1 :])
-        tokens = _tokens(" ".join(words[1:split]))
-        sets = [list(tokens_) for tokens_ in self.draft.sets]
-        remaining = list(sets[source])
-        for token in tokens:
-            found = next((held for held in remaining if Token.parse(held).tile == Token.parse(token).tile), None)
-            if found is None:
-                raise TilerummyError(f"{token}: not in set {source + 1}")
-            remaining.remove(found)
-        sets[source] = remaining
-        if target_text.lower() == "new":
-            sets.append(tokens)
-        else:
-            target = self._set_index(target_text)
-            sets[target] = _arranged([*sets[target], *tokens])
-        self.draft.change(sets)
+        self.draft.change(self.draft.with_moved(rest))
         self._show()
 
     def _whole_table(self, text: str) -> None:
         if not text.strip():
             self.write(f"  table {self.draft.text()}")
             return
-        sets = [_tokens(part) for part in text.split("|")]
+        sets = [draft_tokens(part) for part in text.split("|")]
         proposed = Counter(Token.parse(token).tile for tokens in sets for token in tokens)
         missing = self.puzzle.table.tiles() - proposed
         if missing:
@@ -330,46 +308,13 @@ class PuzzleSession:
         self.draft.change(sets)
         self._show()
 
-    def _set_index(self, text: str) -> int:
-        sets = self.draft.sets
-        if not text.isdigit() or not 1 <= int(text) <= len(sets):
-            raise TilerummyError(f"{text or '?'}: no such set (sets are numbered 1 to {len(sets)})")
-        return int(text) - 1
-
     def _show(self) -> None:
         wrap = self.puzzle.rules.wrap
         self.write("Table:" if self.draft.sets else "Table: (empty)")
         for number, tokens in enumerate(self.draft.sets, start=1):
-            self.write(f"  {number:>2}. {_set_line(tokens, self.paint, wrap=wrap)}")
+            self.write(f"  {number:>2}. {set_line(tokens, self.paint, wrap=wrap)}")
         rack = sorted(self._rack_left().elements(), key=lambda tile: tile.sort_key)
         self.write(f"Rack ({len(rack)}): {self.paint.tiles(rack) or '(empty)'}")
 
 
 _SHORT_HELP = "Type a set (R5 R6 R7), 'add', 'move', 'done' to check, or 'help' for every command."
-
-
-def _tokens(text: str) -> list[str]:
-    tokens = split_tokens(text)
-    if not tokens:
-        raise NotationError("name at least one tile")
-    for token in tokens:
-        Token.parse(token)  # names a malformed tile
-    return [token.upper() for token in tokens]
-
-
-def _arranged(tokens: list[str]) -> list[str]:
-    """Tiles added to a set go where they read best: a run in order, jokers where they fit."""
-    try:
-        return str(Meld.parse(" ".join(tokens))).split()
-    except (InvalidMeld, NotationError):
-        return tokens
-
-
-def _set_line(tokens: Sequence[str], paint: Painter, *, wrap: bool) -> str:
-    try:
-        meld = Meld.parse(" ".join(tokens), wrap=wrap)
-    except InvalidMeld as error:
-        tiles = [Token.parse(token).tile for token in tokens]
-        reason = str(error).removeprefix(f"{' '.join(tokens)}: ")
-        return f"{paint.tiles(tiles)}   ✗ {reason}"
-    return f"{paint.meld(meld)}   ✓ {meld.kind.value}, {meld.value}"
