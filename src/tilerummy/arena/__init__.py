@@ -14,7 +14,7 @@ import itertools
 import os
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
@@ -22,12 +22,10 @@ from ..bots import LEVELS
 from ..bots.network import load_weights
 from ..errors import TilerummyError
 from ..rules import PoolDraws, Rules
-from .games import GameOutcome, GameSpec, play, play_deal, record_path, schedule
+from .games import GameOutcome, GameSpec, Progress, play, play_all, play_deal, record_path, schedule
 from .pairs import deal_score
 from .report import ArenaReport, BotReport, summarise
 from .sprt import Sprt, SprtHypotheses
-
-Progress = Callable[[int, int], None]
 
 
 def run_arena(
@@ -83,7 +81,7 @@ def run_arena(
     specs = schedule(list(bots), games, seed=seed, rules=rules, save_to=saving, budget=budget, weights=weights_file)
     started = time.perf_counter()
     if sprt is None:
-        outcomes = list(_play_all(specs, workers, progress))
+        outcomes = play_all(specs, workers, progress)
         return summarise(outcomes, time.perf_counter() - started)
     test = Sprt(sprt, games_per_deal=len(bots))
     outcomes = _play_until_decided(specs, workers, test, progress)
@@ -91,26 +89,6 @@ def run_arena(
         for spec in specs[len(outcomes) :]:
             record_path(saving, spec.index).unlink(missing_ok=True)
     return summarise(outcomes, time.perf_counter() - started, sprt=test.result())
-
-
-def _play_all(specs: list[GameSpec], workers: int, progress: Progress | None) -> list[GameOutcome]:
-    if workers == 1:
-        return _collect(map(play, specs), len(specs), progress)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        # Whole deals to a process (specs come deal by deal): a deal's games meet
-        # the same positions, which the bots remember (see bots._positions).
-        rotations = len(specs[0].seats)
-        deals = max(1, min(8 // rotations, len(specs) // (rotations * workers * 8)))
-        return _collect(pool.map(play, specs, chunksize=deals * rotations), len(specs), progress)
-
-
-def _collect(results: Iterable[GameOutcome], total: int, progress: Progress | None) -> list[GameOutcome]:
-    outcomes = []
-    for outcome in results:
-        outcomes.append(outcome)
-        if progress:
-            progress(len(outcomes), total)
-    return outcomes
 
 
 def _play_until_decided(

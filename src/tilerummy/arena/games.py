@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,3 +111,34 @@ def play(spec: GameSpec) -> GameOutcome:
         moves=len(game.actions),
         seconds_per_move=tuple(timings),
     )
+
+
+#: Called with the games done and the games in all, as they finish.
+Progress = Callable[[int, int], None]
+
+
+def play_all(specs: Sequence[GameSpec], workers: int, progress: Progress | None = None) -> list[GameOutcome]:
+    """Every game, in the order given, in ``workers`` processes.
+
+    :raises TilerummyError: for fewer than one worker.
+    """
+    if workers < 1:
+        raise TilerummyError(f"{workers} workers: use at least one")
+    if workers == 1 or not specs:
+        return collect(map(play, specs), len(specs), progress)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        # Whole deals to a process (specs come deal by deal): a deal's games meet
+        # the same positions, which the bots remember (see bots._positions).
+        rotations = len(specs[0].seats)
+        deals = max(1, min(8 // rotations, len(specs) // (rotations * workers * 8)))
+        return collect(pool.map(play, specs, chunksize=deals * rotations), len(specs), progress)
+
+
+def collect(results: Iterable[GameOutcome], total: int, progress: Progress | None) -> list[GameOutcome]:
+    """The outcomes as they come, each one told to ``progress``."""
+    outcomes = []
+    for outcome in results:
+        outcomes.append(outcome)
+        if progress:
+            progress(len(outcomes), total)
+    return outcomes

@@ -22,20 +22,17 @@ import itertools
 import os
 import statistics
 import time
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..bots import OPPONENTS
 from ..errors import TilerummyError
 from ..rules import PoolDraws, Rules
-from .games import GameOutcome, GameSpec, play, schedule
+from .games import GameOutcome, GameSpec, Progress, play_all, schedule
 from .pairs import pair_stats
 from .report import meetings_by_deal, merged, went_out_of
 from .stats import fit_ratings, rating_intervals
-
-Progress = Callable[[int, int], None]
 
 #: Seats at the larger tables.
 TABLE_SEATS = 4
@@ -184,25 +181,6 @@ def run_round_robin(
     for owner, outcome in zip(owners, outcomes, strict=True):
         by_table[owner].append(outcome)
     return _report(names, by_table, seed, deals, time.perf_counter() - started)
-
-
-def play_all(specs: Sequence[GameSpec], workers: int, progress: Progress | None = None) -> list[GameOutcome]:
-    """Every game, in the order given, in ``workers`` processes."""
-    if workers < 1:
-        raise TilerummyError(f"{workers} workers: use at least one")
-    if workers == 1:
-        return _collect(map(play, specs), len(specs), progress)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return _collect(pool.map(play, specs, chunksize=1), len(specs), progress)
-
-
-def _collect(results: Iterable[GameOutcome], total: int, progress: Progress | None) -> list[GameOutcome]:
-    outcomes = []
-    for outcome in results:
-        outcomes.append(outcome)
-        if progress:
-            progress(len(outcomes), total)
-    return outcomes
 
 
 def _report(

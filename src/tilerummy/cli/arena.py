@@ -10,11 +10,11 @@ import time
 from typing import TYPE_CHECKING
 
 from ..arena import SprtHypotheses, run_arena
-from ..arena.games import schedule
+from ..arena.games import play_all, schedule
 from ..arena.plot import draw_report
 from ..arena.report import ArenaReport, summarise
-from ..arena.roundrobin import play_all, run_round_robin
 from ..arena.roundrobin import report_lines as round_robin_lines
+from ..arena.roundrobin import run_round_robin
 from ..arena.text import report_lines
 from ..bots import LEAGUE, LEVELS, OPPONENTS
 from ..errors import TilerummyError
