@@ -278,12 +278,7 @@ class Room:
     def abandoned_seats(self, now: float) -> tuple[int, ...]:
         """The person seats whose player has been away past the grace period (a bot stands in)
         as the game ends: in a rated game, a loss."""
-        grace = self.options.grace_seconds
-        return tuple(
-            seat.index
-            for seat in self.seats
-            if seat.kind == "person" and seat.away_since is not None and now - seat.away_since >= grace
-        )
+        return tuple(seat.index for seat in self.seats if seat.stand_in(now, self.options.grace_seconds))
 
     # --- Seats -------------------------------------------------------------
 
