@@ -34,7 +34,7 @@ def playing_room(players: int = 2, seed: int = 6) -> Room:
     room.take_seat("Ana", "host-token")
     for index in range(1, players):
         room.take_seat(f"P{index}", f"token-{index}")
-    room.start_game(seed, now=0.0, salt="5a17")
+    apply(room, only(decide(room, Begin(seed, "5a17", 0.0))))
     room.seq = room.game_seq = 3
     return room
 

@@ -27,6 +27,7 @@ from tilerummy.server.protocol import (
     json_schema,
     parse_client_message,
 )
+from tilerummy.server.room_core import Began, Begin, apply, decide
 from tilerummy.server.rooms import Room, RoomError, hash_token, new_room_code
 from tilerummy.server.store import Change, FinishedGame, NewAction, NewGame, SqliteStore, Store, open_store
 
@@ -149,9 +150,12 @@ def test_a_game_starts_once_every_seat_is_taken_and_views_hide_racks() -> None:
     room = _room(SeatSpec(kind="person"), SeatSpec(kind="person"))
     room.take_seat("Ana", "a")
     with pytest.raises(RoomError, match="1 seat is still free"):
-        room.start_game(seed=5, now=1000, salt="ab" * 16)
+        room.plan_start(seed=5, now=1000, salt="ab" * 16)
     room.take_seat("Bruno", "b")
-    header = room.start_game(seed=5, now=1000, salt="ab" * 16)
+    [began] = decide(room, Begin(5, "ab" * 16, 1000))
+    assert isinstance(began, Began)
+    apply(room, began)
+    header = began.start.header
     assert header["seed"] == 5 and header["players"] == ["Ana", "Bruno"] and room.game_id == "ABCDEF-1"
     watcher = room.game_state(None)
     assert watcher is not None and watcher.rack is None and watcher.rack_sizes == [14, 14]

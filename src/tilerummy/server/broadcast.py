@@ -12,6 +12,7 @@ from typing import Protocol
 from .clock import Clock
 from .members import Member
 from .protocol import GameEvent, GameEventInfo, RequestId, RoomUpdate, Snapshot
+from .room_core import next_seq
 from .rooms import Room
 
 
@@ -52,8 +53,7 @@ class Broadcast:
         reply_to: RequestId | None = None,
     ) -> None:
         """The room's new state, to everyone in it (but ``but``); ``replier`` gets it as its answer."""
-        room.seq += 1
-        update = RoomUpdate(seq=room.seq, room=room.state(self.hub.clock()))
+        update = RoomUpdate(seq=next_seq(room), room=room.state(self.hub.clock()))
         text = update.model_dump_json()
         for member in self.hub.members(room):
             if member is replier:

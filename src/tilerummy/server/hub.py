@@ -66,6 +66,7 @@ from .protocol import (
     parse_client_message,
 )
 from .rated_games import profile_rating
+from .room_core import Restore, apply, decide, only
 from .rooms import Room, RoomError
 from .seating import Seating
 from .store import Change, RoomHeldElsewhere, Store, StoreError
@@ -193,24 +194,20 @@ class Hub:
                     self.turns.announce_stand_in_later(room, seat)
 
     async def _restore_game(self, room: Room) -> None:
+        """The room's game replayed from its stored actions, with the requests they answered."""
         assert room.game_id is not None
         game_id = room.game_id
         stored = await self.read(lambda: self.store.game(game_id))
         if stored is None:
             log.error("room %s: game %s is missing from the database", room.code, room.game_id)
-            room.status, room.game_id = "open", None
+            apply(room, only(decide(room, Restore(None))))
             return
         record = GameRecord.from_dict(stored.record())
         replay = record.replay()
-        room.fairness = record.fairness
         if not replay.ok:
             log.error("room %s: game %s does not replay: %s", room.code, room.game_id, replay.error)
-        room.game = replay.game
-        room.seq = max(room.seq, stored.last_seq)
-        # Whatever a client saw before the restart is older than the game as replayed.
-        room.game_seq = room.seq
-        if room.game.is_over and room.status == "playing":
-            room.status = "finished"
+        restore = Restore(replay.game, record.fairness, stored.last_seq, stored.answers)
+        apply(room, only(decide(room, restore)))
 
     async def close(self) -> None:
         for runtime in self.runtime.values():

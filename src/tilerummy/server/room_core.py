@@ -1,4 +1,10 @@
-"""A room's game as a pure core: commands decided into events, events applied to the room.
+"""A room as a pure core: commands decided into events, events applied to the room.
+
+Every change of a room goes through here: its game's actions and clock, a game begun
+(start, rematch, next round), seats left, the host's rights passed, mutes, chat lines,
+the live table, computers seated by the room's options, the room closed, and a game
+restored from its record. Only this module changes a room's sequence number, status,
+game and live table.
 
 No I/O and no clock: time comes in the commands. The shell (:mod:`.turns`) holds the
 room's lock and, for each command,
@@ -17,7 +23,7 @@ twice: :func:`decide` answers it with :class:`Repeated`, holding the first answe
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -27,20 +33,42 @@ __all__ = [
     "Applied",
     "Began",
     "Begin",
+    "BotsSeated",
     "ClockReached",
+    "Close",
+    "Closed",
     "Command",
     "Event",
+    "GameLost",
+    "HostPassed",
+    "Leave",
+    "LiveShown",
+    "Mute",
+    "Muted",
+    "PassHost",
     "Refused",
     "Repeated",
+    "Restore",
+    "Restored",
+    "Said",
+    "Say",
+    "SeatBots",
+    "SeatLeft",
+    "ShowLive",
     "apply",
+    "data_after",
     "decide",
+    "next_seq",
+    "only",
 ]
 
-from ..errors import IllegalAction
-from ..game import Action, Draw, Pass, Play, Timeout
-from ..melds import Table
+from ..errors import IllegalAction, Reason
+from ..fairness import Fairness
+from ..game import Action, Draw, Game, Pass, Play, Timeout
+from ..melds import Table, Token
 from ..records import action_to_dict
-from .protocol import RequestId
+from ..tiles import Tile
+from .protocol import ChatLine, LiveTableUpdate, RequestId
 from .rooms import Answer, GameStart, Room, RoomError
 
 #: Answers remembered per seat, for requests sent again (a client resends its last few at most).
@@ -87,15 +115,97 @@ class ClockReached:
 
 @dataclass(frozen=True, slots=True)
 class Begin:
-    """Deal and begin a game (the host's start or rematch, or a full room's own start)."""
+    """Deal and begin a game: the host's start or rematch (the next round of a match), or a
+    full room's own start (``host`` True: nobody's rights to check).
+
+    ``rated``: who sits where when the game is to be rated (``Room.rated_seats``), else None.
+    """
 
     seed: int
     salt: str
     at: float
     request: RequestId | None = None
+    host: bool = True
+    rematch: bool = False
+    rated: tuple[dict[str, str], ...] | None = None
 
 
-Command = Act | ClockReached | Begin
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """A connection leaves the room (``explicit``: it said so; else it closed) at ``at``:
+    from ``seat`` (None: a spectator)."""
+
+    seat: int | None
+    explicit: bool
+    at: float
+    #: The seat is kept whatever the room (giving it back could not be stored): its player is away.
+    keep: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PassHost:
+    """The host is not in the room: the rights pass to the person present (``present``: the
+    seats of those in the room) who has sat in it longest, if any holds a token."""
+
+    present: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Mute:
+    """Mute (or unmute) a participant's chat by name; ``host``: the sender has the host's rights."""
+
+    name: str
+    muted: bool
+    host: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    """A chat line from ``name`` (at ``seat``; None: a spectator) at ``at``.
+
+    ``over_rate``: the refusal's detail when the sender is over the chat rate, else None.
+    """
+
+    name: str
+    seat: int | None
+    text: str
+    at: float
+    over_rate: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowLive:
+    """The table as the player at ``seat`` arranges it during their turn (never applied to the game)."""
+
+    seat: int | None
+    sets: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatBots:
+    """Computers of ``level`` take the free seats of an open room (its option ``bots_after``)."""
+
+    level: str
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """The room closes (nobody has been in it for long, or nobody is left to start it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Restore:
+    """The room's game as its stored record replays (``game`` None: the record is missing);
+    ``last_seq``: the sequence number of its last stored action; ``answers``: the requests
+    its stored actions answered, as (seat, request, made against, applied at)."""
+
+    game: Game | None
+    fairness: Fairness | None = None
+    last_seq: int = 0
+    answers: tuple[tuple[int, RequestId, int, int], ...] = ()
+
+
+Command = Act | ClockReached | Begin | Leave | PassHost | Mute | Say | ShowLive | SeatBots | Close | Restore
 
 
 # --- Events -----------------------------------------------------------------------
@@ -165,13 +275,125 @@ class Began:
 
     start: GameStart
     request: RequestId | None
+    rated: tuple[dict[str, str], ...] | None = None
 
     @property
     def stored(self) -> bool:
         return True
 
 
-Event = Applied | Refused | Repeated | Began
+@dataclass(frozen=True, slots=True)
+class SeatLeft:
+    """A connection left ``seat`` (None: a spectator's); ``free``: the seat is given back
+    (stored), ``away``: its player is away from ``at`` (a bot may stand in)."""
+
+    seat: int | None
+    at: float
+    free: bool
+    away: bool
+
+    @property
+    def stored(self) -> bool:
+        return self.free
+
+
+@dataclass(frozen=True, slots=True)
+class HostPassed:
+    """The host's rights pass to the person at ``seat``."""
+
+    seat: int
+    token_hash: str
+    name: str | None
+
+    @property
+    def stored(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class Muted:
+    name: str
+    muted: bool
+
+    @property
+    def stored(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A chat line, kept in the room's recent chat (not stored)."""
+
+    line: ChatLine
+
+    @property
+    def stored(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class LiveShown:
+    update: LiveTableUpdate
+
+    @property
+    def stored(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class BotsSeated:
+    level: str
+
+    @property
+    def stored(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    @property
+    def stored(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class Restored:
+    """The room's game as replayed; nothing is stored (it comes from the store)."""
+
+    game: Game
+    fairness: Fairness | None
+    last_seq: int
+    answers: tuple[tuple[int, RequestId, int, int], ...]
+
+    @property
+    def stored(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class GameLost:
+    """The room's game is missing from the store: the room is open again."""
+
+    @property
+    def stored(self) -> bool:
+        return False
+
+
+Event = (
+    Applied
+    | Refused
+    | Repeated
+    | Began
+    | SeatLeft
+    | HostPassed
+    | Muted
+    | Said
+    | LiveShown
+    | BotsSeated
+    | Closed
+    | Restored
+    | GameLost
+)
 
 
 # --- The core ---------------------------------------------------------------------
@@ -179,14 +401,32 @@ Event = Applied | Refused | Repeated | Began
 
 def decide(room: Room, command: Command) -> list[Event]:
     """What the command leads to, the room left exactly as it was."""
+    if isinstance(command, Act):
+        return _decide_act(room, command)
     if isinstance(command, ClockReached):
         return _decide_clock(room, command.now)
     if isinstance(command, Begin):
-        try:
-            return [Began(room.plan_start(command.seed, command.at, command.salt), command.request)]
-        except RoomError as error:
-            return [Refused(error.reason, error.detail, None, command.request, None)]
-    return _decide_act(room, command)
+        return _decide_begin(room, command)
+    if isinstance(command, Leave):
+        return _decide_leave(room, command)
+    if isinstance(command, PassHost):
+        return _decide_host(room, command.present)
+    if isinstance(command, Mute):
+        if not command.host:
+            return [_refused("not_host", "only the host can mute")]
+        return [Muted(command.name, command.muted)]
+    if isinstance(command, Say):
+        return _decide_say(room, command)
+    if isinstance(command, ShowLive):
+        return _decide_live(room, command)
+    if isinstance(command, SeatBots):
+        free = room.status == "open" and room.free_seat() is not None
+        return [BotsSeated(command.level)] if free else []
+    if isinstance(command, Close):
+        return [Closed()]
+    if command.game is None:
+        return [GameLost()]
+    return [Restored(command.game, command.fairness, command.last_seq, command.answers)]
 
 
 def apply(room: Room, event: Event) -> Room:
@@ -202,10 +442,63 @@ def apply(room: Room, event: Event) -> Room:
             room.status = "finished"
         _remember(room, event.seat, event.request, event.made_at, Answer(seq=event.seq))
     elif isinstance(event, Began):
-        room.begin(event.start)
+        start = event.start
+        room.match_scores = start.match_scores
+        room.game = start.game
+        room.fairness = start.fairness
+        room.games_played = start.games_played
+        room.game_id = start.game_id
+        room.status = "playing"
+        room.rated_game = event.rated is not None
+        room.live = None
     elif isinstance(event, Refused) and event.seat is not None:
         _remember(room, event.seat, event.request, event.made_at, Answer(reason=event.reason, detail=event.detail))
+    elif isinstance(event, SeatLeft):
+        _apply_leave(room, event)
+    elif isinstance(event, HostPassed):
+        room.host_token_hash, room.host_name = event.token_hash, event.name
+    elif isinstance(event, Muted):
+        if event.muted:
+            room.muted.add(event.name)
+        else:
+            room.muted.discard(event.name)
+    elif isinstance(event, Said):
+        room.chat.append(event.line)
+    elif isinstance(event, LiveShown):
+        room.live = event.update
+    elif isinstance(event, BotsSeated):
+        room.seat_bots(event.level)
+    elif isinstance(event, Restored):
+        _apply_restored(room, event)
+    elif isinstance(event, GameLost):
+        room.status, room.game_id, room.game = "open", None, None
     return room
+
+
+def only(events: list[Event]) -> Event:
+    """The one event a command that leads to exactly one leads to."""
+    [event] = events
+    return event
+
+
+def next_seq(room: Room, *, game: bool = False) -> int:
+    """The room's next sequence number, taken by a message everyone in it is told
+    (``game``: a game's own message, which a later action must have seen)."""
+    room.seq += 1
+    if game:
+        room.game_seq = room.seq
+    return room.seq
+
+
+def data_after(room: Room, events: list[Event]) -> dict[str, Any]:
+    """The room as stored once the events are applied, the room itself left as it is."""
+    planned = Room.from_data(room.to_data(), 0.0)
+    for seat, original in zip(planned.seats, room.seats, strict=True):
+        seat.connections = original.connections
+    for event in events:
+        if isinstance(event, SeatLeft | HostPassed | Muted | BotsSeated):
+            apply(planned, event)
+    return planned.to_data()
 
 
 def first_answer(room: Room, seat: int, request: RequestId | None, made_at: int | None) -> Answer | None:
@@ -216,6 +509,101 @@ def first_answer(room: Room, seat: int, request: RequestId | None, made_at: int 
         if key == (request, made_at):
             return answer
     return None
+
+
+def _refused(reason: str, detail: str, request: RequestId | None = None) -> Refused:
+    return Refused(reason, detail, None, request, None)
+
+
+def _decide_begin(room: Room, command: Begin) -> list[Event]:
+    if not command.host:
+        return [_refused("not_host", "only the host can start a game", command.request)]
+    if command.rematch and room.status != "finished":
+        return [_refused("game_not_over", "a rematch starts once the game is over", command.request)]
+    try:
+        start = room.plan_start(command.seed, command.at, command.salt)
+    except RoomError as error:
+        return [_refused(error.reason, error.detail, command.request)]
+    return [Began(start, command.request, command.rated)]
+
+
+def _decide_leave(room: Room, command: Leave) -> list[Event]:
+    if command.seat is None:
+        return [SeatLeft(None, command.at, free=False, away=False)]
+    seat = room.seats[command.seat]
+    if seat.connections > 1:
+        return [SeatLeft(command.seat, command.at, free=False, away=False)]
+    # A matchmaking room gives a seat back at once: someone else may take it.
+    free = not command.keep and room.status == "open" and (command.explicit or room.options.auto_start)
+    return [SeatLeft(command.seat, command.at, free=free, away=not free)]
+
+
+def _apply_leave(room: Room, event: SeatLeft) -> None:
+    if event.seat is None:
+        room.spectators = max(0, room.spectators - 1)
+        return
+    seat = room.seats[event.seat]
+    seat.connections = max(0, seat.connections - 1)
+    if event.free:
+        room.free(seat)
+    elif event.away:
+        seat.away_since = event.at
+
+
+def _decide_host(room: Room, present: tuple[int, ...]) -> list[Event]:
+    # Only a seat with a token can carry the rights over a reconnection.
+    seats = [room.seats[index] for index in present if room.seats[index].token_hash is not None]
+    if not seats:
+        return []
+    heir = min(seats, key=lambda seat: (seat.seated_at, seat.index))
+    assert heir.token_hash is not None
+    return [HostPassed(heir.index, heir.token_hash, heir.name)]
+
+
+def _decide_say(room: Room, command: Say) -> list[Event]:
+    if command.name in room.muted:
+        return [_refused("muted", "the host has muted you in this room")]
+    if command.over_rate is not None:
+        return [_refused("rate_limited", command.over_rate)]
+    text = " ".join(command.text.split())
+    if not text:
+        return [_refused("bad_request", "an empty chat line")]
+    return [Said(ChatLine(name=command.name, seat=command.seat, text=text, at=command.at))]
+
+
+def _decide_live(room: Room, command: ShowLive) -> list[Event]:
+    if command.seat is None:
+        return [_refused(NOT_A_PLAYER, "spectators cannot play")]
+    game = room.game
+    if game is None or room.status != "playing":
+        return [_refused(NO_GAME, "no game is being played in this room")]
+    if game.turn != command.seat:
+        return [_refused(Reason.NOT_YOUR_TURN.value, "only the player whose turn it is shows a live table")]
+    shown: Counter[Tile] = Counter()
+    for tiles in command.sets:
+        for text in tiles:
+            try:
+                shown[Token.parse(text).tile] += 1
+            except ValueError:
+                return [_refused("bad_tile", f"{text!r} is not a tile")]
+    # Only tiles the player could really lay out: what is on the table and in their rack.
+    unheld = shown - game.table.tiles() - Counter(game.rack_tiles(command.seat))
+    if unheld:
+        return [_refused(Reason.NOT_IN_RACK.value, f"{min(unheld)} is neither on the table nor in your rack")]
+    sets = [list(tiles) for tiles in command.sets]
+    return [LiveShown(LiveTableUpdate(seat=command.seat, moves=len(game.actions), sets=sets))]
+
+
+def _apply_restored(room: Room, event: Restored) -> None:
+    room.game = event.game
+    room.fairness = event.fairness
+    room.seq = max(room.seq, event.last_seq)
+    # Whatever a client saw before the restart is older than the game as replayed.
+    room.game_seq = room.seq
+    if event.game.is_over and room.status == "playing":
+        room.status = "finished"
+    for seat, request, made_at, seq in event.answers:
+        _remember(room, seat, request, made_at, Answer(seq=seq))
 
 
 def _decide_act(room: Room, act: Act) -> list[Event]:

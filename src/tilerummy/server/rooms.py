@@ -364,16 +364,6 @@ class Room:
             free = sum(1 for seat in self.seats if seat.kind == "person" and seat.name is None)
             raise RoomError("seats_free", f"{free} seat{'s are' if free > 1 else ' is'} still free")
 
-    def start_game(self, seed: int, now: float, salt: str) -> dict[str, Any]:
-        """Deal a new game and return its record header (``docs/record-format.md``),
-        committing to the seed with ``salt`` (``docs/fairness.md``).
-
-        :raises RoomError: see :meth:`check_can_start`.
-        """
-        start = self.plan_start(seed, now, salt)
-        self.begin(start)
-        return start.header
-
     def plan_start(self, seed: int, now: float, salt: str) -> GameStart:
         """The game a start would deal, the room left as it is.
 
@@ -399,16 +389,6 @@ class Room:
             match_scores=self._next_match_scores(),
             header=header,
         )
-
-    def begin(self, start: GameStart) -> None:
-        """Play the game planned (:meth:`plan_start`) in the room."""
-        self.match_scores = start.match_scores
-        self.game = start.game
-        self.fairness = start.fairness
-        self.games_played = start.games_played
-        self.game_id = start.game_id
-        self.status = "playing"
-        self.live = None
 
     def data_after(self, start: GameStart) -> dict[str, Any]:
         """The room as stored once the game planned has begun."""

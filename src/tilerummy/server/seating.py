@@ -31,7 +31,20 @@ from .protocol import (
     StartGame,
 )
 from .rated_games import start_work
-from .room_core import Began, Begin, Refused, apply, decide
+from .room_core import (
+    Began,
+    Begin,
+    Close,
+    HostPassed,
+    Leave,
+    PassHost,
+    Refused,
+    SeatBots,
+    SeatLeft,
+    apply,
+    decide,
+    next_seq,
+)
 from .rooms import Room, RoomError, Seat, new_room_code, new_token
 from .store import Change, NewGame, StoreError
 from .turns import Turns
@@ -182,8 +195,8 @@ class Seating:
                 await self.hub.write(Change(room=(room.code, room.status, data, now)), room=room.code)
                 seat = room.seat(taking)
             self._enter(member, room, seat, host=host)
-            if room.status != "playing" and self.pass_host_if_gone(room):
-                await self.save_room(room)
+            if room.status != "playing":
+                await self.pass_host_if_gone(room)
             member.send(joined(member, room, seat, token=given_token, host=member.host, reply_to=reply_to))
             # The others hear of the newcomer first, so the snapshot holds the newest number.
             self.hub.tell.room(room, but=member)
@@ -255,23 +268,20 @@ class Seating:
             other.send(refusal("replaced", "your seat was taken by another connection with its token"))
             other.outbox.close(CLOSE_REPLACED, "replaced")
 
-    def pass_host_if_gone(self, room: Room) -> bool:
+    async def pass_host_if_gone(self, room: Room) -> bool:
         """When the host is not in the room, the person present who has sat in it longest becomes
-        the host (their seat's token gives the rights back after a reconnection); whether it passed."""
+        the host (their seat's token gives the rights back after a reconnection), as stored;
+        whether it passed."""
         members = self.hub.members(room)
         if any(member.host for member in members):
             return False
-        present = [room.seats[member.seat] for member in members if member.seat is not None]
-        # Only a seat with a token can carry the rights over a reconnection.
-        present = [seat for seat in present if seat.token_hash is not None]
-        if not present:
-            return False
-        heir = min(present, key=lambda seat: (seat.seated_at, seat.index))
-        assert heir.token_hash is not None
-        room.host_token_hash, room.host_name = heir.token_hash, heir.name
-        for member in members:
-            member.host = member.seat == heir.index
-        return True
+        present = tuple(member.seat for member in members if member.seat is not None)
+        for event in await self.hub.turns.run(room, PassHost(present)):
+            if isinstance(event, HostPassed):
+                for member in members:
+                    member.host = member.seat == event.seat
+                return True
+        return False
 
     def _enter(self, member: Member, room: Room, seat: Seat | None, *, host: bool) -> None:
         hub = self.hub
@@ -308,67 +318,65 @@ class Seating:
             runtime.members.discard(member)
             if not runtime.members:
                 runtime.idle_since = hub.clock()
-            seat = room.seats[member.seat] if member.seat is not None else None
-            was_host = member.host
+            index, was_host = member.seat, member.host
             member.room, member.seat, member.host = None, None, False
-            if seat is None:
-                room.spectators = max(0, room.spectators - 1)
-            else:
-                seat.connections = max(0, seat.connections - 1)
-                if seat.connections == 0:
-                    # A matchmaking room gives a seat back at once: someone else may take it.
-                    if room.status == "open" and (explicit or room.options.auto_start):
-                        room.free(seat)
-                        await self.save_room(room)
-                    else:
-                        seat.away_since = hub.clock()
-                        if room.status == "playing":
-                            hub.turns.schedule(room)
-                            hub.turns.announce_stand_in_later(room, seat)
+            try:
+                events = await hub.turns.run(room, Leave(index, explicit, hub.clock()))
+            except StoreError:
+                # The seat could not be given back: its player is away, as after a closed connection.
+                events = await hub.turns.run(room, Leave(index, explicit, hub.clock(), keep=True))
+            for event in events:
+                if isinstance(event, SeatLeft) and event.away and event.seat is not None and room.status == "playing":
+                    hub.turns.schedule(room)
+                    hub.turns.announce_stand_in_later(room, room.seats[event.seat])
             if explicit and not quiet:
                 member.send(Left(code=room.code, reply_to=reply_to))
             if not runtime.members and room.abandoned:
                 # Nobody is left to start it: close it now rather than in an hour.
                 await self._close_room(room)
                 return
-            if was_host and room.status != "playing" and self.pass_host_if_gone(room):
-                await self.save_room(room)
+            if was_host and room.status != "playing":
+                await self.pass_host_if_gone(room)
             hub.tell.room(room)
 
     async def on_start(self, member: Member, room: Room, message: StartGame | Rematch) -> None:
-        if not member.host and self.pass_host_if_gone(room):
-            await self.save_room(room)
+        """The host's start, or rematch (the next round of a match) once the game is over."""
         if not member.host:
-            raise RoomError("not_host", "only the host can start a game")
-        if isinstance(message, Rematch) and room.status != "finished":
-            raise RoomError("game_not_over", "a rematch starts once the game is over")
-        await self._start_game(room, message.id, member)
+            await self.pass_host_if_gone(room)
+        await self._start_game(room, message.id, member, host=member.host, rematch=isinstance(message, Rematch))
 
     async def _maybe_auto_start(self, room: Room) -> None:
         if room.options.auto_start and room.status == "open" and room.free_seat() is None:
             await self._start_game(room, None, None)
 
-    async def _start_game(self, room: Room, reply_to: RequestId | None, starter: Member | None) -> None:
+    async def _start_game(
+        self,
+        room: Room,
+        reply_to: RequestId | None,
+        starter: Member | None,
+        *,
+        host: bool = True,
+        rematch: bool = False,
+    ) -> None:
         """Decided by the room core, stored, then begun and announced (nothing to undo if the write fails)."""
         hub = self.hub
         now = hub.clock()
-        [event] = decide(room, Begin(new_seed(), new_salt(), now, reply_to))
+        # Rated or not is settled as the game starts, by who sits where (docs/ratings.md).
+        rated = room.rated_seats(BOT_RATINGS)
+        command = Begin(new_seed(), new_salt(), now, reply_to, host=host, rematch=rematch, rated=_tupled(rated))
+        [event] = decide(room, command)
         if isinstance(event, Refused):
             raise RoomError(event.reason, event.detail)
         assert isinstance(event, Began)
         start = event.start
         new_game = NewGame(start.game_id, room.code, start.header, now)
-        # Rated or not is settled as the game starts, by who sits where (docs/ratings.md).
-        rated = room.rated_seats(BOT_RATINGS)
-        data = {**room.data_after(start), "rated_game": rated is not None}
+        data = {**room.data_after(start), "rated_game": event.rated is not None}
         also = () if rated is None else (start_work(start.game_id, rated),)
         change = Change(room=(room.code, "playing", data, now), new_game=new_game, also=also)
         await hub.write(change, room=room.code)
         apply(room, event)
-        room.rated_game = rated is not None
         hub.tell.room(room)
-        room.seq += 1
-        room.game_seq = room.seq
+        next_seq(room, game=True)
         hub.tell.game(room, GameEventInfo(kind="start", seat=None), reply_to=reply_to, replier=starter)
         hub.turns.schedule(room)
 
@@ -419,11 +427,8 @@ class Seating:
             if room.status != "open" or room.free_seat() is None:
                 return
             # Stored first, then seated: a write that fails leaves the seats free for the next sweep.
-            planned = Room.from_data(room.to_data(), self.hub.clock())
-            planned.seat_bots(level)
-            now = self.hub.clock()
-            await self.hub.write(Change(room=(room.code, room.status, planned.to_data(), now)), room=room.code)
-            room.seat_bots(level)
+            if not await self.hub.turns.run(room, SeatBots(level)):
+                return
             self.hub.tell.room(room)
             await self._maybe_auto_start(room)
 
@@ -431,5 +436,9 @@ class Seating:
         runtime = self.hub.runtime.pop(room.code)
         runtime.cancel_all()
         del self.hub.rooms[room.code]
-        await self.hub.write(Change(room=(room.code, "closed", room.to_data(), self.hub.clock())), room=room.code)
+        await self.hub.turns.run(room, Close())
         self.hub.placement.released(room.code)
+
+
+def _tupled(rated: list[dict[str, str]] | None) -> tuple[dict[str, str], ...] | None:
+    return None if rated is None else tuple(rated)

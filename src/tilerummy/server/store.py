@@ -144,6 +144,16 @@ class NewAction:
     index: int
     seq: int
     action: dict[str, Any]
+    #: The request the action answers: its id and the sequence number it was made against
+    #: (kept with the action, so a process that takes the room over answers it again the same).
+    answered: tuple[int | str, int] | None = None
+
+    def data(self) -> dict[str, Any]:
+        """The action as its row holds it: in the record format, and the request it answered."""
+        if self.answered is None:
+            return self.action
+        request, made_at = self.answered
+        return {**self.action, ANSWERED: {"request": request, "made_at": made_at}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +182,10 @@ class Change:
     also: Sequence[Callable[[Statement], None]] = field(default_factory=tuple)
 
 
+#: The key of an action's row that holds the request it answered (never part of the record).
+ANSWERED = "answered"
+
+
 @dataclass(frozen=True, slots=True)
 class StoredGame:
     id: str
@@ -182,6 +196,8 @@ class StoredGame:
     result: dict[str, Any] | None
     created_at: float
     finished_at: float | None
+    #: The requests the stored actions answered: (seat, request id, made against, applied at seq).
+    answers: tuple[tuple[int, int | str, int, int], ...] = ()
 
     def record(self) -> dict[str, Any]:
         """The game record (``docs/record-format.md``), with the result once finished."""
@@ -375,7 +391,7 @@ class _SqlStore:
         for action in change.actions:
             connection.execute(
                 self._sql("INSERT INTO actions (game, idx, seq, data) VALUES (?, ?, ?, ?)"),
-                (action.game, action.index, action.seq, json.dumps(action.action)),
+                (action.game, action.index, action.seq, json.dumps(action.data())),
             )
         if change.finished is not None:
             connection.execute(
@@ -420,15 +436,22 @@ class _SqlStore:
                 self._sql("SELECT data, seq FROM actions WHERE game = ? ORDER BY idx"), (game_id,)
             ).fetchall()
             connection.commit()
+        stored = [(json.loads(action[0]), action[1]) for action in actions]
+        answers = tuple(
+            (data["seat"], data[ANSWERED]["request"], data[ANSWERED]["made_at"], seq)
+            for data, seq in stored
+            if isinstance(data.get(ANSWERED), dict)
+        )
         return StoredGame(
             id=row[0],
             room=row[1],
             header=json.loads(row[2]),
-            actions=[json.loads(action[0]) for action in actions],
-            last_seq=max((action[1] for action in actions), default=0),
+            actions=[_record_action(data) for data, _ in stored],
+            last_seq=max((seq for _, seq in stored), default=0),
             result=json.loads(row[3]) if row[3] is not None else None,
             created_at=row[4],
             finished_at=row[5],
+            answers=answers,
         )
 
     def games(self, room: str) -> list[StoredGame]:
@@ -527,3 +550,8 @@ def open_store(where: str | None) -> Store:
     if where is not None and where.startswith(("postgresql://", "postgres://")):
         return PostgresStore(where)
     return SqliteStore(Path(where) if where else default_database_path())
+
+
+def _record_action(data: dict[str, Any]) -> dict[str, Any]:
+    """An action's row as the game's record holds it (without the request it answered)."""
+    return {key: value for key, value in data.items() if key != ANSWERED}

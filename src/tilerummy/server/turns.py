@@ -22,8 +22,21 @@ from .clock import Clock, Timers
 from .members import Member, RoomRuntime, refusal
 from .protocol import DrawTile, GameEventInfo, PassTurn, PlayTable
 from .rated_games import finish_work
-from .room_core import Act, Applied, ClockReached, Refused, Repeated, apply, decide
-from .rooms import Room, Seat
+from .room_core import (
+    Act,
+    Applied,
+    Began,
+    ClockReached,
+    Closed,
+    Command,
+    Event,
+    Refused,
+    Repeated,
+    apply,
+    data_after,
+    decide,
+)
+from .rooms import Room, RoomError, Seat
 from .store import Change, FinishedGame, NewAction, RoomHeldElsewhere, StoreError
 
 log = logging.getLogger("tilerummy.server")
@@ -76,6 +89,26 @@ class Turns:
         table = _table_text(message.sets) if isinstance(message, PlayTable) else ""
         command = Act(member.seat, message.type, at, table, request=message.id, seq=message.seq)
         await self.act(room, command, member=member)
+
+    async def run(self, room: Room, command: Command) -> list[Event]:
+        """Decide a room's command (not a game's action: :meth:`act`), store what its events
+        change, then apply them; the caller holds the room's lock and announces them.
+
+        :raises RoomError: the core refused it (nothing changed).
+        :raises StoreError: the change could not be written (nothing applied).
+        """
+        events = decide(room, command)
+        for event in events:
+            if isinstance(event, Refused):
+                raise RoomError(event.reason, event.detail)
+            assert not isinstance(event, Applied | Began), "a game's actions and starts have changes of their own"
+        if any(event.stored for event in events):
+            status = "closed" if any(isinstance(event, Closed) for event in events) else room.status
+            now = self.hub.clock()
+            await self.hub.write(Change(room=(room.code, status, data_after(room, events), now)), room=room.code)
+        for event in events:
+            apply(room, event)
+        return events
 
     async def act(self, room: Room, command: Act | ClockReached, *, member: Member | None = None) -> bool:
         """Decide, store, apply and announce one command; the caller holds the room's lock.
@@ -136,7 +169,8 @@ class Turns:
     def _change(self, room: Room, event: Applied) -> Change:
         """What storing the event writes: the action, and the room and its result when the action ends the game."""
         game_id = room.game_id or ""
-        action = NewAction(game_id, event.index, event.seq, event.record())
+        answered = None if event.request is None or event.made_at is None else (event.request, event.made_at)
+        action = NewAction(game_id, event.index, event.seq, event.record(), answered)
         if event.result is None:
             return Change(actions=[action])
         now = self.hub.clock()
