@@ -3,8 +3,9 @@
 Six games, their players connected to either of two processes; the first process
 is killed. Its rooms are taken over by the second from the stored events; the
 players connected to the second keep their connections and play on; those of the
-first reconnect to the second with their tokens. Every game finishes, every
-acknowledged action is in the stored record, and no player ever saw another's rack.
+first reconnect to the second with their tokens. A request sent again to the second
+gets its first answer, not a second action. Every game finishes, every acknowledged
+action is in the stored record, and no player ever saw another's rack.
 """
 
 from __future__ import annotations
@@ -28,14 +29,29 @@ class Game:
     #: The process each seat's player is connected to, and the process that owns the room.
     processes: dict[int, ServerProcess]
     owner: ServerProcess
+    #: The sequence number of the game's last change (each action is made against it).
+    seq: int
     acknowledged: list[int] = field(default_factory=list)
+    #: The last action sent (its seat and message, with its id and seq).
+    last: tuple[int, Message] | None = None
 
     def move(self) -> None:
-        player = self.players[self.state["turn"]]
-        reply = player.request({"type": "draw" if self.state["pool_size"] else "pass"})
+        seat = self.state["turn"]
+        request = {
+            "type": "draw" if self.state["pool_size"] else "pass",
+            "id": f"{self.code}-{len(self.acknowledged)}",
+            "seq": self.seq,
+        }
+        reply = self.send(seat, request)
         assert reply["type"] == "game", reply
         self.acknowledged.append(reply["game"]["moves"])
-        self.state = reply["game"]
+        self.state, self.seq, self.last = reply["game"], reply["seq"], (seat, request)
+
+    def send(self, seat: int, request: Message) -> Message:
+        """Send a request from a seat's player; its first answer."""
+        player = self.players[seat]
+        player.send(request)
+        return player.wait_for(lambda message: message.get("reply_to") == request["id"])
 
 
 def own_views_only(client: Client) -> None:
@@ -71,7 +87,7 @@ def test_a_killed_process_loses_no_acknowledged_action_and_every_game_finishes(t
                 assert host.seat is not None and guest.seat is not None
                 players = {host.seat: host, guest.seat: guest}
                 processes = {host.seat: host_on, guest.seat: guest_on}
-                games.append(Game(joined["code"], players, started["game"], processes, host_on))
+                games.append(Game(joined["code"], players, started["game"], processes, host_on, started["seq"]))
             for _ in range(MOVES_BEFORE):
                 for game in games:
                     game.move()
@@ -93,6 +109,15 @@ def test_a_killed_process_loses_no_acknowledged_action_and_every_game_finishes(t
                 views = [view for view in (player.latest_game() for player in game.players.values()) if view]
                 game.state = max(views, key=lambda view: int(view["moves"]))
                 assert game.state["moves"] == MOVES_BEFORE
+
+            for game in games:
+                # The last action sent again, as after an answer lost with the connection: answered
+                # as it was the first time (with the room as it is), and not acted on again.
+                assert game.last is not None
+                seat, request = game.last
+                answer = game.send(seat, request)
+                assert answer["type"] == "snapshot", answer
+                assert answer["game"]["moves"] == MOVES_BEFORE
 
             for game in games:
                 while game.state["result"] is None:

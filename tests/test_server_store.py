@@ -17,6 +17,8 @@ from tilerummy.server import store as store_module
 from tilerummy.server.store import (
     SCHEMA_VERSION,
     Change,
+    NewAction,
+    NewGame,
     RoomHeldElsewhere,
     StoreError,
     default_database_path,
@@ -177,6 +179,21 @@ def test_a_room_is_written_only_by_its_holder_and_a_takeover_makes_a_new_one(dat
         store.commit(room("two", "closed"))
         assert database.sql("SELECT status FROM rooms WHERE code = ?", ("ROOMH",)) == [("closed",)]
         assert database.sql("SELECT holder FROM room_holders WHERE code = ?", ("ROOMH",)) == [("two",)]
+    finally:
+        store.close()
+
+
+def test_a_stored_action_keeps_the_request_it_answered_outside_the_games_record(database: Database) -> None:
+    store = open_store(database.where)
+    try:
+        draw, timeout = {"seat": 0, "type": "draw", "at": 2.0}, {"seat": 1, "type": "timeout", "at": 9.0}
+        store.commit(Change(new_game=NewGame("ROOMA-1", "ROOMA", {"players": ["Ana", "Bruno"]}, 1.0)))
+        store.commit(Change(actions=[NewAction("ROOMA-1", 0, 5, draw, answered=("d-1", 4))]))
+        store.commit(Change(actions=[NewAction("ROOMA-1", 1, 6, timeout)]))
+        stored = store.game("ROOMA-1")
+        assert stored is not None
+        assert stored.answers == ((0, "d-1", 4, 5),)
+        assert stored.record()["actions"] == [draw, timeout]
     finally:
         store.close()
 
