@@ -640,6 +640,28 @@ def test_the_result_shows_the_leftover_tiles_and_can_be_closed_to_see_the_table(
     page.context.close()
 
 
+#: The boxes of the open chat panel, the rack, its last tile and the turn's buttons, and the window's height.
+CHAT_CLEARANCE_JS = """() => {
+    const box = (selector) => { const found = document.querySelector(selector); return found ? found.getBoundingClientRect().toJSON() : null; };
+    return { chat: box("#chat"), rack: box(".rack"), last: box(".rack .tile:last-child"), draw: box("#draw"), end: box("#end-turn"), table: box(".table"), height: innerHeight, width: innerWidth };
+}"""
+
+
+def _clear_of_the_chat(page: Page) -> None:
+    """The open chat covers none of the rack, its tiles, the table or the turn's buttons."""
+    boxes = page.evaluate(CHAT_CLEARANCE_JS)
+    chat = boxes["chat"]
+    assert chat is not None and boxes["rack"] is not None, boxes
+    for name in ("rack", "last", "draw", "end", "table"):
+        part = boxes[name]
+        if part is None:
+            continue
+        assert part["bottom"] <= boxes["height"] + 0.5 and part["height"] > 0, (name, boxes)
+        beside = part["right"] <= chat["left"] + 0.5 or part["left"] >= chat["right"] - 0.5
+        above = part["bottom"] <= chat["top"] + 0.5
+        assert beside or above, (name, boxes)
+
+
 def test_people_and_watchers_chat_in_a_room(server: ThreadedServer, browser: Browser) -> None:
     host = _page(browser, DESKTOP)
     host.goto(server.url)
@@ -683,6 +705,9 @@ def test_people_and_watchers_chat_in_a_room(server: ThreadedServer, browser: Bro
     expect(guest.locator("#chat-lines .chat-line")).to_have_count(3)
     screenshot(guest, "chat-game-phone")
     screenshot(host, "chat-game-desktop")
+    # On the phone the sheet leaves the rack and the turn's buttons in view, above it.
+    _clear_of_the_chat(guest)
+    _clear_of_the_chat(host)
 
     # Past the server's burst (three lines at once, then one every five seconds), a line waits in the
     # field with the reason (within a few lines, however slowly they go).
