@@ -1279,6 +1279,9 @@ def test_every_page_fits_and_speaks_every_language(
         _speak(page, language)
         expect(page.locator("#chat-title")).to_have_text(_catalogue(language)["chat"])
         _texts_fit_and_speak(page, language, "chat")
+        # With the move log and the sealed deal open, four players and a set in the making, the rack and
+        # the turn's buttons are still clear of the chat.
+        _clear_of_the_chat(page)
         screenshot(page, f"chat-{language}-{size}")
     page.click("#chat-close")
     # The logo's question before leaving the game, then the way back to the seat from the home page.
