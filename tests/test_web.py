@@ -7,6 +7,7 @@ and the client's set rules against the engine's.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import random
@@ -21,7 +22,10 @@ from playwright.sync_api import Browser, Page, Route, ViewportSize, expect, sync
 
 from tilerummy import Meld, solve
 from tilerummy.errors import InvalidMeld
+from tilerummy.game import Game
 from tilerummy.records import GameRecord
+from tilerummy.rules import Rules
+from tilerummy.server.broadcast import history
 from tilerummy.tiles import NUMBERED_TILES
 
 from .clusterkit import new_prefix, postgres_schema, redis_url
@@ -636,6 +640,28 @@ def test_the_result_shows_the_leftover_tiles_and_can_be_closed_to_see_the_table(
     page.context.close()
 
 
+#: The boxes of the open chat panel, the rack, its last tile and the turn's buttons, and the window's height.
+CHAT_CLEARANCE_JS = """() => {
+    const box = (selector) => { const found = document.querySelector(selector); return found ? found.getBoundingClientRect().toJSON() : null; };
+    return { chat: box("#chat"), rack: box(".rack"), last: box(".rack .tile:last-child"), draw: box("#draw"), end: box("#end-turn"), table: box(".table"), height: innerHeight, width: innerWidth };
+}"""
+
+
+def _clear_of_the_chat(page: Page) -> None:
+    """The open chat covers none of the rack, its tiles, the table or the turn's buttons."""
+    boxes = page.evaluate(CHAT_CLEARANCE_JS)
+    chat = boxes["chat"]
+    assert chat is not None and boxes["rack"] is not None, boxes
+    for name in ("rack", "last", "draw", "end", "table"):
+        part = boxes[name]
+        if part is None:
+            continue
+        assert part["bottom"] <= boxes["height"] + 0.5 and part["height"] > 0, (name, boxes)
+        beside = part["right"] <= chat["left"] + 0.5 or part["left"] >= chat["right"] - 0.5
+        above = part["bottom"] <= chat["top"] + 0.5
+        assert beside or above, (name, boxes)
+
+
 def test_people_and_watchers_chat_in_a_room(server: ThreadedServer, browser: Browser) -> None:
     host = _page(browser, DESKTOP)
     host.goto(server.url)
@@ -679,6 +705,9 @@ def test_people_and_watchers_chat_in_a_room(server: ThreadedServer, browser: Bro
     expect(guest.locator("#chat-lines .chat-line")).to_have_count(3)
     screenshot(guest, "chat-game-phone")
     screenshot(host, "chat-game-desktop")
+    # On the phone the sheet leaves the rack and the turn's buttons in view, above it.
+    _clear_of_the_chat(guest)
+    _clear_of_the_chat(host)
 
     # Past the server's burst (three lines at once, then one every five seconds), a line waits in the
     # field with the reason (within a few lines, however slowly they go).
@@ -718,6 +747,88 @@ def test_people_and_watchers_chat_in_a_room(server: ThreadedServer, browser: Bro
     _no_page_errors(host, guest)
     host.context.close()
     guest.context.close()
+
+
+def test_the_snapshots_history_counts_each_draw_as_the_pool_allowed() -> None:
+    """A timeout draws the penalty, or what the pool has left; a play carries the table after it."""
+    rules = dataclasses.replace(Rules.preset("standard"), turn_seconds=60, timeout_penalty=3)
+    game = Game.new(2, rules=rules, seed=3, started_at=0.0)
+    game.timeout(game.turn, at=61.0)
+    game.draw(game.turn, at=62.0)
+    moves = history(game)
+    assert [(move.kind, move.drawn, move.table) for move in moves] == [("timeout", 3, None), ("draw", 1, None)]
+    # The pool down to two tiles: a timeout draws both, the next turn may only pass.
+    while game.pool_size > 2:
+        game.draw(game.turn)
+    game.timeout(game.turn, at=None)
+    game.pass_turn(game.turn)
+    assert [(move.kind, move.drawn) for move in history(game)[-2:]] == [("timeout", 2), ("pass", 0)]
+    played = Game.new(2, seed=5)
+    rack = " ".join(str(piece.tile) for piece in played.rack(played.turn))
+    solution = solve(rack, initial_meld_done=False)
+    assert solution is not None
+    played.play(played.turn, solution.table)
+    assert history(played)[0].table == [str(meld).split() for meld in played.table]
+    assert history(None) == []
+
+
+def test_a_watcher_and_a_reloaded_player_see_the_whole_move_log_and_chat(
+    server: ThreadedServer, browser: Browser
+) -> None:
+    player = _page(browser, DESKTOP)
+    player.goto(f"{server.url}/?bot_delay=0.05")
+    player.fill("#name", "Ana")
+    player.select_option("#level", "greedy")
+    server.deals.append(NEWCOMER_SEED)
+    player.click("#play-bots")
+    player.wait_for_selector(".rack .tile")
+    player.click("#chat-button")
+    player.fill("#chat-text", "anyone watching?")
+    player.keyboard.press("Enter")
+    expect(player.locator("#chat-lines .chat-line")).to_have_count(1)
+    player.click("#chat-close")
+    # A few turns: the player draws, the computer plays or draws.
+    for _ in range(4):
+        _my_turn(player)
+        moves = _moves(player)
+        player.click("#draw")
+        _after(player, moves)
+    _my_turn(player)
+    moves = _moves(player)
+    lines = player.locator("#log-lines li").all_text_contents()
+    assert len(lines) == moves >= 8, lines
+
+    # Someone who comes to watch now reads every move so far (the player's draws as anyone saw them)
+    # and the line written before they came.
+    watcher = _page(browser, PHONE, touch=True)
+    watcher.goto(f"{server.url}/r/{player.evaluate('window.tilerummy.state.code')}")
+    watcher.fill("#name", "Pia")
+    watcher.click("#join-invite")
+    expect(watcher.locator(".rack")).to_contain_text("You are watching this game.")
+    expect(watcher.locator("#log-lines li")).to_have_count(moves)
+    seen = watcher.locator("#log-lines li").all_text_contents()
+    assert seen == [re.sub(r"^Ana \(you\) drew \S+$", "Ana drew a tile", line) for line in lines], (seen, lines)
+    expect(watcher.locator("#chat-unread")).to_have_text("1")
+    watcher.locator("#chat-button").tap()
+    expect(watcher.locator("#chat-lines")).to_contain_text("anyone watching?")
+    screenshot(watcher, "watcher-log-chat-phone")
+
+    # The player's page, its kept log gone (another tab, a browser that lost it), has it all again from
+    # the server; the lines it kept itself still name the tiles drawn.
+    player.reload()
+    player.wait_for_selector(".rack .tile")
+    expect(player.locator("#log-lines li")).to_have_count(moves)
+    assert player.locator("#log-lines li").all_text_contents() == lines
+    player.evaluate("sessionStorage.clear()")
+    player.reload()
+    player.wait_for_selector(".rack .tile")
+    expect(player.locator("#log-lines li")).to_have_count(moves)
+    assert player.locator("#log-lines li").all_text_contents() == [
+        re.sub(r"^Ana drew", "Ana (you) drew", line) for line in seen
+    ]
+    _no_page_errors(player, watcher)
+    player.context.close()
+    watcher.context.close()
 
 
 def test_chat_reaches_the_players_of_one_room_on_two_processes_of_a_cluster(browser: Browser, tmp_path: Path) -> None:
@@ -1168,6 +1279,9 @@ def test_every_page_fits_and_speaks_every_language(
         _speak(page, language)
         expect(page.locator("#chat-title")).to_have_text(_catalogue(language)["chat"])
         _texts_fit_and_speak(page, language, "chat")
+        # With the move log and the sealed deal open, four players and a set in the making, the rack and
+        # the turn's buttons are still clear of the chat.
+        _clear_of_the_chat(page)
         screenshot(page, f"chat-{language}-{size}")
     page.click("#chat-close")
     # The logo's question before leaving the game, then the way back to the seat from the home page.

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { formatMessage } from "../../src/tilerummy/server/static/js/i18n.js";
-import { describe, drawEntry, playEntry, setName, tableChange } from "../../src/tilerummy/server/static/js/movelog.js";
+import { describe, drawEntry, historyEntries, playEntry, setName, tableChange } from "../../src/tilerummy/server/static/js/movelog.js";
 
 const english = JSON.parse(
   await (await import("node:fs/promises")).readFile(new URL("../../src/tilerummy/server/static/i18n/en.json", import.meta.url), "utf8"),
@@ -99,4 +99,21 @@ test("draws, passes and timeouts", () => {
 test("tiles are named by the label it is given", () => {
   const entry = playEntry(0, [], [["R1", "R2", "R3"]]);
   assert.equal(describe(entry, { t, name: "Ana", label: (text) => `<${text}>` }), "Ana placed <R1> <R2> <R3>");
+});
+
+test("a snapshot's history reads as the log of the game so far, each play against the table before it", () => {
+  const history = [
+    { kind: "draw", seat: 0, drawn: 1, table: null },
+    { kind: "play", seat: 1, drawn: 0, table: [["R5", "R6", "R7"]] },
+    { kind: "timeout", seat: 0, drawn: 3, table: null },
+    { kind: "play", seat: 1, drawn: 0, table: [["R5", "R6", "R7", "R8"], ["K10", "B10", "Y10"]] },
+    { kind: "pass", seat: 0, drawn: 0, table: null },
+  ];
+  const entries = historyEntries(history);
+  assert.deepEqual(entries.map((entry) => entry.moves), [1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    entries.map((entry) => line(entry, entry.seat ? "Bruno" : "Ana")),
+    ["Ana drew a tile", "Bruno placed R5 R6 R7", "Ana ran out of time and drew 3 tiles", "Bruno placed R8 · K10 B10 Y10", "Ana passed"],
+  );
+  assert.deepEqual(historyEntries(undefined), []);
 });

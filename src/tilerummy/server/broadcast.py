@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from ..game import Game, Play, Timeout
 from .clock import Clock
 from .members import Member
-from .protocol import GameEvent, GameEventInfo, RequestId, RoomUpdate, Snapshot
+from .protocol import GameEvent, GameEventInfo, PastMove, RequestId, RoomUpdate, Snapshot
 from .room_core import next_seq
 from .rooms import Room
 
@@ -22,6 +23,29 @@ class Audience(Protocol):
     clock: Clock
 
     def members(self, room: Room) -> set[Member]: ...
+
+
+def history(game: Game | None) -> list[PastMove]:
+    """The game's actions so far as everyone saw them, for the move log of someone who arrives (or
+    reloads) during the game: a play's table after it, each draw's count (a timeout draws the penalty,
+    or what the pool had left)."""
+    if game is None:
+        return []
+    moves: list[PastMove] = []
+    pool = len(game.deal.pool)
+    for action in game.actions:
+        if isinstance(action, Play):
+            table = [str(meld).split() for meld in action.table] if not isinstance(action.table, str) else None
+            moves.append(PastMove(kind="play", seat=action.seat, table=table))
+            continue
+        drawn = 0
+        if action.kind == "draw":
+            drawn = min(1, pool)
+        elif isinstance(action, Timeout):
+            drawn = min(game.rules.timeout_penalty, pool)
+        pool -= drawn
+        moves.append(PastMove(kind=action.kind, seat=action.seat, drawn=drawn))
+    return moves
 
 
 class Broadcast:
@@ -38,6 +62,7 @@ class Broadcast:
                 room=room.state(now),
                 game=room.game_state(member.seat),
                 chat=list(room.chat),
+                history=history(room.game),
                 reply_to=reply_to,
             )
         )

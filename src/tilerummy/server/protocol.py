@@ -82,6 +82,7 @@ __all__ = [
     "LiveTableUpdate",
     "Mute",
     "PassTurn",
+    "PastMove",
     "Ping",
     "PlayTable",
     "Pong",
@@ -264,6 +265,15 @@ class ChatLine(_Reply):
     at: float
 
 
+class PastMove(ProtocolModel):
+    """One action of the game so far, as everyone saw it: who, what, the tiles drawn, a play's table after it."""
+
+    kind: Literal["play", "draw", "pass", "timeout"]
+    seat: int
+    drawn: int = Field(default=0, description="tiles the seat took from the pool")
+    table: list[list[str]] | None = Field(default=None, description="the table after a play (null for the others)")
+
+
 class Snapshot(_Reply):
     """Everything a participant may see of the room, with the last sequence number."""
 
@@ -273,6 +283,7 @@ class Snapshot(_Reply):
     room: RoomState
     game: GameState | None
     chat: list[ChatLine]
+    history: list[PastMove] = Field(default_factory=list, description="the game's actions so far, oldest first")
 
 
 class RoomUpdate(_Reply):

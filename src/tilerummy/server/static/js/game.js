@@ -5,7 +5,7 @@ import { Draft, fromRack, markNew, markNewRack, newTiles, pickTiles, sameTiles, 
 import { t } from "./i18n.js";
 import { TileInput } from "./input.js";
 import { logLine, logText } from "./logline.js";
-import { drawEntry, playEntry } from "./movelog.js";
+import { drawEntry, historyEntries, playEntry } from "./movelog.js";
 import { isJoker, parseToken, readSet } from "./rules.js";
 import { beep, clearToast, h, icon, placeToast, reducedMotion, settings, tileFace, tileLabel, tileSpoken, toast } from "./ui.js";
 
@@ -40,6 +40,7 @@ export class GameScreen {
     this.ticked = null;
     this.busy = false;
     this.log = loadLog(state.game);
+    this.adoptHistory(state.game, state.history);
     this.logOpen = false;
     this.input = new TileInput(this);
     this.clockTimer = setInterval(() => this.tickClock(), 250);
@@ -146,6 +147,20 @@ export class GameScreen {
       sessionStorage.setItem(LOG_KEY, JSON.stringify(this.log));
     } catch {
       // The log is kept only for a reload; without storage it starts again.
+    }
+  }
+
+  // The game so far from a snapshot's history (someone who arrives while it is played, a reload, a
+  // reconnection): the lines this page kept stay (its own draws name their tiles), the others are filled in.
+  adoptHistory(game, history) {
+    if (!game || !history || history.game_id !== game.game_id || !history.moves.length) return;
+    const kept = this.log.game_id === game.game_id ? new Map(this.log.entries.map((entry) => [entry.moves, entry])) : new Map();
+    const entries = historyEntries(history.moves.slice(0, game.moves), { wrap: Boolean(this.rules.wrap) });
+    this.log = { game_id: game.game_id, entries: entries.map((entry) => kept.get(entry.moves) || entry) };
+    try {
+      sessionStorage.setItem(LOG_KEY, JSON.stringify(this.log));
+    } catch {
+      // The log is kept only for a reload.
     }
   }
 

@@ -26,6 +26,7 @@ const state = {
   invite: null,
   room: null,
   game: null,
+  history: null,
   seq: 0,
   clockOffset: 0,
   joining: null,
@@ -113,7 +114,10 @@ function receive(message) {
       chat.setLines(state.code, message.chat);
       followHost();
       state.clockOffset = message.now - Date.now() / 1000;
+      // The game's actions so far, for the move log of a page that did not see them.
+      state.history = { game_id: message.game ? message.game.game_id : null, moves: message.history || [] };
       setGame(message.game, null);
+      if (state.screen instanceof GameScreen) state.screen.adoptHistory(message.game, state.history);
       show();
       break;
     case "room":

@@ -150,3 +150,21 @@ export function describe(entry, { t, name, label = (text) => text }) {
   const what = clauses.length ? t("log_and", { first: clauses.join(", "), last }) : last;
   return t("log_play", { name, what });
 }
+
+// The log of a game joined (or reloaded) while it is played, from the snapshot's history: every
+// action with its count of moves; a play is read from the table before it (the last play's, empty at
+// first) to the table after it. A draw names no tile: nobody but its player saw it.
+export function historyEntries(history, { wrap = false } = {}) {
+  const entries = [];
+  let table = [];
+  (history || []).forEach((move, index) => {
+    const moves = index + 1;
+    if (move.kind === "play" && move.table) {
+      entries.push({ ...playEntry(move.seat, table, move.table, { wrap }), moves, standIn: false });
+      table = move.table;
+    } else if (move.kind !== "play") {
+      entries.push({ ...drawEntry(move.kind, move.seat, move.drawn || 0), moves, standIn: false });
+    }
+  });
+  return entries;
+}
