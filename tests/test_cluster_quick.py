@@ -14,11 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from tilerummy.ratings import BOT_RATINGS
 from tilerummy.server.cluster import ClusterNode
 from tilerummy.server.cluster.quick import QuickList
 from tilerummy.server.protocol import PROTOCOL_VERSION
+from tilerummy.server.seating import QUICK_BOT_LEVELS, QUICK_BOTS_SECONDS
 
-from .clusterkit import ClusterPlayer, halt, new_prefix, postgres_schema, redis_url, running_node
+from .clusterkit import ClusterPlayer, eventually, halt, new_prefix, postgres_schema, redis_url, running_node, until
 from .hubkit import Message
 from .serverkit import Client, ServerProcess
 
@@ -162,6 +164,40 @@ def test_a_match_whose_process_stops_before_answering_is_found_again_elsewhere(d
             assert set(two.hub.rooms) == {waiting_room}
 
     asyncio.run(main())
+
+
+def test_a_room_of_a_stopped_process_still_gets_the_computers_nearest_its_rating(database: str) -> None:
+    redis, prefix = redis_url(), new_prefix()
+
+    async def main() -> None:
+        async with running_node(database, redis, prefix) as one, running_node(database, redis, prefix) as two:
+            carla = await RatedPlayer.rated(one, "Carla", 1950)
+            token = "carla-s-quick-match-token"
+            made = await matched(carla, new_token=token)
+            code = made["code"]
+            await halt(one)
+            # Taken over by the other process, the room keeps its rating from the shared list.
+            await until(lambda: code in two.hub.rooms, "the room to be taken over")
+            assert two.hub.runtime[code].quick_rating == 1950
+            again = RatedPlayer(two, "Carla")
+            again.key = carla.key
+            await again.greet()
+            assert (await matched(again, new_token=token))["seat"] == made["seat"]
+            # Nobody came for 20 s (the room opened that long ago): the computers come, of the
+            # level whose published rating is nearest 1950, and the room leaves the list.
+            room = two.hub.rooms[code]
+            room.created_at -= QUICK_BOTS_SECONDS
+            await two.hub.sweep()
+            nearest = min(QUICK_BOT_LEVELS, key=lambda level: abs(BOT_RATINGS[level].mu - 1950))
+            assert [(seat.kind, seat.level) for seat in room.seats if seat.kind == "bot"] == [("bot", nearest)]
+            await again.wait_for(lambda message: message["type"] == "game")
+            await eventually(lambda: _absent(two.quick, code), "the room to leave the waiting list")
+
+    asyncio.run(main())
+
+
+async def _absent(quick: QuickList, code: str) -> bool:
+    return code not in await waiting(quick)
 
 
 def test_a_killed_process_s_waiting_player_keeps_the_match_and_its_room(tmp_path: Path) -> None:
