@@ -117,7 +117,7 @@ class ClusterRouter:
         if kind in _CHOOSING and member.name is not None:
             if kind == "quick_match":
                 try:
-                    body, target = await self._quick_match(member, body)
+                    body, target = await self._quick_match(member, body, visit)
                 except RedisDown:
                     detail = "no room can be found while the servers cannot agree: try again"
                     member.send(refusal("cluster_unavailable", detail, _id(body)))
@@ -177,7 +177,7 @@ class ClusterRouter:
     # --- Choosing where a room is -------------------------------------------------
 
     async def _quick_match(
-        self, member: Member, body: dict[str, Any]
+        self, member: Member, body: dict[str, Any], visit: Visit | None
     ) -> tuple[dict[str, Any], tuple[str, str | None] | None]:
         """Where a quick match goes, and as what: to a public room of people as before (here,
         then another process's); else by the cluster's waiting list (:mod:`.quick`), as a join
@@ -219,7 +219,8 @@ class ClusterRouter:
                 within=QUICK_RANGE,
                 widening=QUICK_WIDENING,
                 most_wait=QUICK_BOTS_SECONDS,
-                own=member.room.code if member.room is not None else None,
+                # The room the player is in (here, or visited) is not given to it again.
+                own=member.room.code if member.room is not None else visit.code if visit is not None else None,
             )
         except RedisDown:
             self._made(new)
