@@ -1,7 +1,7 @@
 """Which openskill model predicts our own games best, and the bots' calibrated ratings.
 
 Run: .venv/bin/python bench/ratings_bench.py DIR [DIR ...] [--folds K] [--anchor greedy]
-     [--model NAME] [--beta B] [--json]
+     [--model NAME] [--beta B] [--published] [--json]
 
 Each DIR holds game records saved by ``tilerummy arena --save DIR`` (or
 folders of them). Every record is a finished game of bots; a seat's player
@@ -17,7 +17,9 @@ same, so that the mix of games played does not decide), and the online log-loss 
 the ratings before it, all players starting from the prior: how quickly
 each model learns). Last, the bots' fixed ratings calibrated from all the
 games with the default model and beta, or ``--model`` and ``--beta``
-(``tilerummy.ratings.calibrate``).
+(``tilerummy.ratings.calibrate``); with ``--published``, the levels that
+have a published rating (``BOT_RATINGS``) keep it through every game and
+only the others are calibrated, on the published scale.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
-from tilerummy.ratings import BETA, DEFAULT_MODEL, MODELS, GameResult, Rater, Rating, calibrate, fit
+from tilerummy.ratings import BETA, BOT_RATINGS, DEFAULT_MODEL, MODELS, GameResult, Rater, Rating, calibrate, fit
 
 #: The baseline's pseudo-count: a pair of levels seen few times predicts near one half.
 PRIOR_PAIRS = 1.0
@@ -168,6 +170,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--anchor", default="greedy", help="the level whose calibrated rating is 1500")
     parser.add_argument("--model", default=DEFAULT_MODEL, choices=list(MODELS), help="the model to calibrate with")
     parser.add_argument("--beta", type=float, default=BETA, help="the beta to calibrate with")
+    parser.add_argument(
+        "--published",
+        action="store_true",
+        help="calibrate the levels without a published rating against the published ones, held fixed",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     games = load(args.directories)
@@ -179,7 +186,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     held_out = cross_validate(games, args.folds, tried)
     learning = online(games, tried)
     rater = Rater(args.model, beta=args.beta)
-    calibrated = calibrate([game for _, game in games], rater=rater, anchor=args.anchor)
+    published = BOT_RATINGS if args.published else None
+    calibrated = calibrate([game for _, game in games], rater=rater, anchor=args.anchor, published=published)
     seat_counts = Counter(len(game.players) for _, game in games)
     deals = len({deal for deal, _ in games})
     if args.json:
@@ -214,9 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"| {score.balanced():.4f} | {learned} |"
         )
     print()
-    print(
-        f"Calibrated ratings ({args.model}, beta {args.beta:.0f}, {args.anchor} at 1500, mean of 8 orders of the games):"
-    )
+    held = "the published ratings held fixed" if args.published else f"{args.anchor} at 1500"
+    print(f"Calibrated ratings ({args.model}, beta {args.beta:.0f}, {held}, mean of 8 orders of the games):")
     print()
     print("| player | mu | sigma | games |")
     print("|---|---|---|---|")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -199,6 +200,22 @@ def test_calibration_orders_and_anchors_the_players() -> None:
     assert calibrate(games, anchor="b") == calibrated  # deterministic
     with pytest.raises(RatingError, match="anchor 'greedy'"):
         calibrate(games)
+
+
+def test_calibration_against_published_ratings_holds_them_and_places_the_others_on_their_scale() -> None:
+    games = chain_games(60)
+    published = {"b": Rating(1500.0, 130.0, fixed=True), "c": Rating(900.0, 130.0, fixed=True), "z": Rating(2000.0)}
+    calibrated = calibrate(games, published=published)
+    # Only the player without a published rating is calibrated, above the two it always beat.
+    assert set(calibrated) == {"a"}
+    assert calibrated["a"].mu > 1500.0 and calibrated["a"].fixed
+    assert calibrated["a"].games == sum(1 for game in games if "a" in game.players)
+    # On the published scale: the same games against figures 1000 higher put a most of that higher
+    # (not all: a starts from a new player's prior, wherever the others are).
+    higher = {player: replace(rating, mu=rating.mu + 1000) for player, rating in published.items()}
+    assert 750 < calibrate(games, published=higher)["a"].mu - calibrated["a"].mu < 1000
+    with pytest.raises(RatingError, match="none of the players with a published rating"):
+        calibrate(games, published={"z": Rating(2000.0)})
 
 
 def test_fit_averages_over_orders() -> None:

@@ -252,23 +252,34 @@ def puzzle_rating(level: int) -> Rating:
         raise RatingError(f"puzzle level {level}: levels are {', '.join(map(str, PUZZLE_RATINGS))}") from None
 
 
-def fit(games: Sequence[GameResult], rater: Rater, *, orders: int = 1, seed: int = 0) -> dict[str, Rating]:
+def fit(
+    games: Sequence[GameResult],
+    rater: Rater,
+    *,
+    orders: int = 1,
+    seed: int = 0,
+    fixed: Mapping[str, Rating] | None = None,
+) -> dict[str, Rating]:
     """Every player's rating after rating the games one after another from
     the prior, averaged over ``orders`` orders of the games (the first as
     given, the others shuffled from ``seed``), so that the result depends
-    little on which games came last."""
+    little on which games came last. The players in ``fixed`` keep those
+    ratings throughout (and are not in the result)."""
+    held = {player: replace(rating, fixed=True) for player, rating in (fixed or {}).items()}
     totals: dict[str, list[float]] = {}
     rng = random.Random(seed)
     for number in range(orders):
         sequence = list(games)
         if number:
             rng.shuffle(sequence)
-        ratings: dict[str, Rating] = {}
+        ratings: dict[str, Rating] = dict(held)
         for game in sequence:
             before = [ratings.get(player, Rating()) for player in game.players]
             after = rater.rate(before, scores=game.scores)
             ratings.update(zip(game.players, after, strict=True))
         for player, rating in ratings.items():
+            if player in held:
+                continue
             total = totals.setdefault(player, [0.0, 0.0, 0.0])
             total[0] += rating.mu
             total[1] += rating.sigma
@@ -287,13 +298,25 @@ def calibrate(
     at: float = MU,
     orders: int = 8,
     seed: int = 0,
+    published: Mapping[str, Rating] | None = None,
 ) -> dict[str, Rating]:
     """Fixed ratings for the players of these games (bot levels, in the arena):
     :func:`fit` over ``orders`` orders, then shifted so that ``anchor`` sits
-    at ``at`` (a new player's prior by default).
+    at ``at`` (a new player's prior by default). With ``published`` ratings,
+    the players who have one keep it through every game (the anchor and the
+    shift are not used): the others are calibrated on the published scale.
 
-    :raises RatingError: when the anchor played none of the games.
+    :raises RatingError: when the anchor played none of the games, or none of
+        the published players did.
     """
+    if published is not None:
+        known = {
+            player: rating for player, rating in published.items() if any(player in game.players for game in games)
+        }
+        if not known:
+            raise RatingError(f"none of the players with a published rating ({', '.join(published)}) played")
+        fitted = fit(games, rater or Rater(), orders=orders, seed=seed, fixed=known)
+        return {player: replace(rating, fixed=True) for player, rating in fitted.items()}
     fitted = fit(games, rater or Rater(), orders=orders, seed=seed)
     if anchor not in fitted:
         raise RatingError(f"the anchor {anchor!r} played none of the games (players: {', '.join(fitted)})")

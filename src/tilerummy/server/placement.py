@@ -37,6 +37,19 @@ class Placement(Protocol):
         """Another process serves the room now: stop serving it here, and send its people there."""
         ...
 
+    #: Whether quick-match rooms are given out by a waiting list the processes share (a
+    #: cluster's), rather than by this process's seating from its own rooms.
+    lists_quick_rooms: bool
+
+    def quick_room_to_make(self, token: str) -> tuple[str, float | None] | None:
+        """The room (its code, claimed already) the shared waiting list gave the quick match
+        with this token to make here, and the rating it waits at; None when there is none."""
+        ...
+
+    def quick_done(self, code: str) -> None:
+        """The room waits for a quick-match player no more (started, filled, or closed)."""
+        ...
+
 
 class Router(Protocol):
     """Where a connection's messages go."""
@@ -64,3 +77,11 @@ class LocalPlacement:
 
     def moved(self, code: str) -> None:
         raise AssertionError("a single process's rooms never move")
+
+    lists_quick_rooms = False
+
+    def quick_room_to_make(self, token: str) -> tuple[str, float | None] | None:
+        return None
+
+    def quick_done(self, code: str) -> None:
+        return None

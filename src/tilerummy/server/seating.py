@@ -98,8 +98,11 @@ class Seating:
             if runtime.creator_address == address and hub.rooms[code].status != "finished"
         )
 
-    async def on_create(self, member: Member, message: CreateRoom, *, chosen: str | None = None) -> None:
-        """A new room, its creator the host (``chosen``: the host's token, from a quick match)."""
+    async def on_create(
+        self, member: Member, message: CreateRoom, *, chosen: str | None = None, code: str | None = None
+    ) -> None:
+        """A new room, its creator the host (``chosen``: the host's token, and ``code``, claimed
+        already, the room's code, from a quick match)."""
         assert member.name is not None
         hub = self.hub
         if self.active_rooms() >= hub.limits.max_rooms:
@@ -109,7 +112,7 @@ class Seating:
             raise RoomError("too_many_rooms", detail)
         now = hub.clock()
         token = chosen or new_token()
-        room = Room.create(await self._new_code(), message, token, member.name, now)
+        room = Room.create(code or await self.new_code(), message, token, member.name, now)
         # Told, not silent: a connection is in one room at a time.
         await self.leave(member, explicit=True, reply_to=None, quiet=member.room is None)
         seat = room.take_seat(member.name, token, now, member.profile_id) if room.free_seat() is not None else None
@@ -127,7 +130,7 @@ class Seating:
             hub.tell.snapshot(member, room, None)
             await self._maybe_auto_start(room)
 
-    async def _new_code(self) -> str:
+    async def new_code(self) -> str:
         """A code no room of this process has, claimed for this process (in a cluster,
         another process may hold a code this one has never seen)."""
         while True:
@@ -209,10 +212,11 @@ class Seating:
         the token it chose holds a seat already, which is the one it takes."""
         return token is None and role == "player" and chosen is not None and room.seat_for_token(chosen) is not None
 
-    def open_to_quick_match(self, rating: float | None = None) -> list[Room]:
+    def open_to_quick_match(self, rating: float | None = None, *, quick_rooms: bool = True) -> list[Room]:
         """The rooms quick match sends newcomers to, oldest first: public, open, with a free seat,
         and someone in them (a room nobody is in may never start); with a ``rating``, only rooms
-        whose own is within :data:`QUICK_RANGE`, widened by :data:`QUICK_WIDENING` a second waited."""
+        whose own is within :data:`QUICK_RANGE`, widened by :data:`QUICK_WIDENING` a second waited;
+        without ``quick_rooms``, only rooms of people (not those quick match made)."""
         now = self.hub.clock()
         rooms = [
             room
@@ -221,9 +225,17 @@ class Seating:
             and room.status == "open"
             and room.free_seat() is not None
             and self.hub.members(room)
+            and (quick_rooms or not self.made_by_quick_match(room))
             and self._near(room, rating, now)
         ]
         return sorted(rooms, key=lambda room: room.created_at)
+
+    def made_by_quick_match(self, room: Room) -> bool:
+        """A room quick match made (by its rating, or, in a room taken over from a process that
+        stopped, by its options), not one of people."""
+        options = room.options
+        quick = options.auto_start and options.rated and options.bots_after == QUICK_BOTS_SECONDS
+        return quick or self.hub.runtime[room.code].quick_rating is not None
 
     def _near(self, room: Room, rating: float | None, now: float) -> bool:
         theirs = self.hub.runtime[room.code].quick_rating
@@ -232,8 +244,18 @@ class Seating:
         return abs(theirs - rating) <= QUICK_RANGE + QUICK_WIDENING * max(0.0, now - room.created_at)
 
     async def on_quick_match(self, member: Member, message: QuickMatch) -> None:
-        """A seat in the oldest public room that has one, or a new room for two that starts once full."""
+        """A seat in the oldest public room that has one, or a new room for two that starts once full.
+
+        In a cluster, quick-match rooms are given out by the processes' shared waiting list
+        (:mod:`.cluster.quick`), which sends a quick match here only to make its new room, with
+        the code and rating it chose, or to a room of people."""
         chosen = message.new_token
+        placement = self.hub.placement
+        planned = placement.quick_room_to_make(chosen) if chosen is not None else None
+        if planned is not None:
+            code, rating = planned
+            await self._make_quick_room(member, message, chosen, rating, code)
+            return
         if chosen is not None:
             # Sent again: the seat the first one found, wherever it is.
             for room in list(self.hub.rooms.values()):
@@ -241,17 +263,23 @@ class Seating:
                     await self.join(member, room.code, "player", None, message.id, chosen=chosen)
                     return
         rating = await self.hub.rating_of(member)
-        for room in self.open_to_quick_match(rating):
+        for room in self.open_to_quick_match(rating, quick_rooms=not placement.lists_quick_rooms):
             if member.room is not room:
                 await self.join(member, room.code, "player", None, message.id, chosen=chosen)
                 return
+        await self._make_quick_room(member, message, chosen, rating, None)
+
+    async def _make_quick_room(
+        self, member: Member, message: QuickMatch, chosen: str | None, rating: float | None, code: str | None
+    ) -> None:
+        """A new room for two people, rated, that starts once full (computers fill it after a wait)."""
         request = CreateRoom(
             type="create_room",
             id=message.id,
             seats=[SeatSpec(kind="person"), SeatSpec(kind="person")],
             options=RoomOptions(auto_start=True, rated=True, bots_after=QUICK_BOTS_SECONDS),
         )
-        await self.on_create(member, request, chosen=chosen)
+        await self.on_create(member, request, chosen=chosen, code=code)
         if member.room is not None and member.room.options.bots_after is not None:
             self.hub.runtime[member.room.code].quick_rating = rating
 
@@ -375,6 +403,8 @@ class Seating:
         change = Change(room=(room.code, "playing", data, now), new_game=new_game, also=also)
         await hub.write(change, room=room.code)
         apply(room, event)
+        if room.options.bots_after is not None:
+            hub.placement.quick_done(room.code)
         hub.tell.room(room)
         next_seq(room, game=True)
         hub.tell.game(room, GameEventInfo(kind="start", seat=None), reply_to=reply_to, replier=starter)
@@ -429,6 +459,7 @@ class Seating:
             # Stored first, then seated: a write that fails leaves the seats free for the next sweep.
             if not await self.hub.turns.run(room, SeatBots(level)):
                 return
+            self.hub.placement.quick_done(room.code)
             self.hub.tell.room(room)
             await self._maybe_auto_start(room)
 
@@ -437,6 +468,8 @@ class Seating:
         runtime.cancel_all()
         del self.hub.rooms[room.code]
         await self.hub.turns.run(room, Close())
+        if room.options.bots_after is not None:
+            self.hub.placement.quick_done(room.code)
         self.hub.placement.released(room.code)
 
 

@@ -5,8 +5,9 @@ alone runs its game and computes its players' views; the owner holds the
 room's lease in Redis (:mod:`.leases`) and renews it. A connection whose room
 another process owns is forwarded there over Redis pub/sub (:mod:`.router` on
 the connection's side, :mod:`.guests` on the owner's, :mod:`.relay` between
-them). Every process publishes its heartbeat, lobby and quick-match rooms
-(:mod:`.directory`). When a process stops, its leases expire and the others take
+them). Every process publishes its heartbeat, lobby and open rooms of people
+(:mod:`.directory`); the rooms quick match opens wait on one list, by rating
+(:mod:`.quick`). When a process stops, its leases expire and the others take
 its rooms over from the events in PostgreSQL (:mod:`.node`), and the visits
 follow each room to its new owner. ``docs/deploy.md`` tells how to run it.
 """

@@ -28,6 +28,7 @@ from .directory import BEAT_SECONDS, Directory
 from .guests import Guests
 from .leases import RENEW_SECONDS, Leases
 from .link import LEASE_SECONDS, Link, RedisDown, redis_client
+from .quick import QuickList
 from .relay import Frame, Relay, stop_loops
 from .router import ClusterRouter
 
@@ -77,6 +78,7 @@ class ClusterNode:
         self.link = Link(redis_client(url))
         self.leases = Leases(self.link, prefix, self.node)
         self.relay = Relay(self.link, url, prefix, self.node, self._on_frame, self._on_undelivered)
+        self.quick = QuickList(self.link, prefix)
         self._hub: Hub | None = None
         self._guests: Guests | None = None
         self._router: ClusterRouter | None = None
@@ -139,6 +141,19 @@ class ClusterNode:
             member.send(refusal("room_moved", "the room moved to another server: reconnect to take your seat back"))
             member.outbox.close(CLOSE_TRY_AGAIN_LATER, "room_moved")
 
+    #: Quick-match rooms are given out by the cluster's waiting list (:mod:`.quick`).
+    lists_quick_rooms = True
+
+    def quick_room_to_make(self, token: str) -> tuple[str, float | None] | None:
+        return self.quick.to_make.get(token)
+
+    def quick_done(self, code: str) -> None:
+        self.hub.spawn(self._quick_done(code))
+
+    async def _quick_done(self, code: str) -> None:
+        with contextlib.suppress(RedisDown):
+            await self.quick.done(code)
+
     async def _release(self, code: str) -> None:
         with contextlib.suppress(RedisDown):
             await self.leases.release([code])
@@ -186,11 +201,12 @@ class ClusterNode:
             self.prefix,
             self.node,
             hub.lobby,
-            lambda: [room.code for room in seating.open_to_quick_match()],
+            # Rooms of people only: quick-match rooms are given out by the waiting list (.quick).
+            lambda: [room.code for room in seating.open_to_quick_match(quick_rooms=False)],
             direct_url=self.direct_url,
         )
         self._guests = Guests(hub, self.relay)
-        self._router = ClusterRouter(self.node, hub, self.relay, self.leases, self._directory)
+        self._router = ClusterRouter(self.node, hub, self.relay, self.leases, self._directory, self.quick)
         await hub.start(load_rooms=False)
         self.relay.start()
         with contextlib.suppress(RedisDown):
@@ -286,7 +302,7 @@ class ClusterNode:
                 self._adopting.pop(code).set()
 
     async def settled(self, code: str) -> None:
-        adopting = self._adopting.get(code)
+        adopting = self._adopting.get(code) or self.quick.making.get(code)
         if adopting is not None:
             await adopting.wait()
 
@@ -299,6 +315,8 @@ class ClusterNode:
             await self.leases.release([code])
             return
         await hub.adopt(data)
+        # A quick-match room still waiting: its rating, for the computers that may fill it.
+        hub.runtime[code].quick_rating = await self.quick.rating(code)
         self.adopted += 1
         log.warning("room %s: taken over from a server that stopped", code)
 

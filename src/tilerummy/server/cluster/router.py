@@ -24,6 +24,8 @@ a client that reconnects there and takes its seat back is no longer relayed.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -31,11 +33,15 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ...ratings import Rating
 from ..gate import CLOSE_TRY_AGAIN_LATER
 from ..members import Member, refusal
 from ..protocol import PROTOCOL_VERSION, RequestId, RoomServer
+from ..rooms import RoomError
+from ..seating import QUICK_BOTS_SECONDS, QUICK_RANGE, QUICK_WIDENING
 from .leases import Leases
 from .link import RedisDown
+from .quick import QuickList
 from .relay import Relay
 
 if TYPE_CHECKING:
@@ -86,8 +92,11 @@ class Visit:
 
 
 class ClusterRouter:
-    def __init__(self, node: str, hub: Hub, relay: Relay, leases: Leases, directory: Directory) -> None:
+    def __init__(
+        self, node: str, hub: Hub, relay: Relay, leases: Leases, directory: Directory, quick: QuickList
+    ) -> None:
         self.node = node
+        self.quick = quick
         self.hub = hub
         self.relay = relay
         self.leases = leases
@@ -106,7 +115,24 @@ class ClusterRouter:
         kind, body = _peek(text)
         visit = self.visits.get(member)
         if kind in _CHOOSING and member.name is not None:
-            target = await self._target(member, kind, body)
+            if kind == "quick_match":
+                try:
+                    body, target = await self._quick_match(member, body, visit)
+                except RedisDown:
+                    detail = "no room can be found while the servers cannot agree: try again"
+                    member.send(refusal("cluster_unavailable", detail, _id(body)))
+                    return
+                except RoomError as error:
+                    member.send(refusal(error.reason, error.detail, _id(body)))
+                    return
+                kind, text = str(body["type"]), json.dumps(body)
+                if target is None:
+                    if visit is not None:
+                        self._detach(visit)
+                    await self._here(member, text, body)
+                    return
+            else:
+                target = await self._target(member, kind, body)
             if target is None:
                 if visit is not None:
                     self._detach(visit)
@@ -150,15 +176,98 @@ class ClusterRouter:
 
     # --- Choosing where a room is -------------------------------------------------
 
+    async def _quick_match(
+        self, member: Member, body: dict[str, Any], visit: Visit | None
+    ) -> tuple[dict[str, Any], tuple[str, str | None] | None]:
+        """Where a quick match goes, and as what: to a public room of people as before (here,
+        then another process's); else by the cluster's waiting list (:mod:`.quick`), as a join
+        of the room it gives, or as the quick match that makes the new room here.
+
+        :raises RedisDown: Redis could not be asked.
+        """
+        token = body.get("new_token")
+        if not isinstance(token, str):
+            # A quick match this visit may send again must not take a second seat (as a join).
+            token = secrets.token_urlsafe(24)
+        body = {**body, "new_token": token}
+        seating = self.hub.seating
+        code = await self.quick.placed(token)
+        if code is not None:
+            if code not in self.hub.rooms and code in self.quick.making:
+                # Sent again while its room is being made here: made by the first.
+                await self.quick.making[code].wait()
+            join = self._join(body, code, token)
+            target = await self._target(member, "join_room", join)
+            if target is not None or code in self.hub.rooms:
+                return join, target
+            # The room it was given is over: this one is a new quick match.
+            await self.quick.forget(token, code)
+        if any(room is not member.room for room in seating.open_to_quick_match(quick_rooms=False)):
+            return body, None
+        found = await self.directory.quick_room()
+        if found is not None:
+            return body, (found[0], None)
+        rating = await self.hub.rating_of(member)
+        new = await seating.new_code()
+        # Before the list has it: a join from another process waits until the room is made.
+        self.quick.making[new] = asyncio.Event()
+        try:
+            how, code = await self.quick.match(
+                token,
+                Rating().mu if rating is None else rating,
+                new,
+                within=QUICK_RANGE,
+                widening=QUICK_WIDENING,
+                most_wait=QUICK_BOTS_SECONDS,
+                # The room the player is in (here, or visited) is not given to it again.
+                own=member.room.code if member.room is not None else visit.code if visit is not None else None,
+            )
+        except RedisDown:
+            self._made(new)
+            self.hub.placement.released(new)
+            raise
+        if how == "make":
+            self.quick.to_make[token] = (new, rating)
+            return body, None
+        self._made(new)
+        self.hub.placement.released(new)
+        join = self._join(body, code, token)
+        return join, await self._target(member, "join_room", join)
+
+    @staticmethod
+    def _join(body: dict[str, Any], code: str, token: str) -> dict[str, Any]:
+        """The join a quick match given a room becomes (its id, so the join answers it)."""
+        join: dict[str, Any] = {"type": "join_room", "code": code, "new_token": token}
+        if "id" in body:
+            join["id"] = body["id"]
+        return join
+
+    async def _here(self, member: Member, text: str, body: dict[str, Any]) -> None:
+        """A choosing message answered by this process's hub; a quick match that was to make its
+        room here and did not (refused, or a write failed) takes it off the cluster's list."""
+        token = body.get("new_token")
+        planned = self.quick.to_make.get(token) if body["type"] == "quick_match" and isinstance(token, str) else None
+        try:
+            await self.hub.receive(member, text)
+        finally:
+            if planned is not None and isinstance(token, str):
+                self.quick.to_make.pop(token, None)
+                code = planned[0]
+                self._made(code)
+                if code not in self.hub.rooms:
+                    self.hub.placement.released(code)
+                    with contextlib.suppress(RedisDown):
+                        await self.quick.forget(token, code)
+
+    def _made(self, code: str) -> None:
+        made = self.quick.making.pop(code, None)
+        if made is not None:
+            made.set()
+
     async def _target(self, member: Member, kind: str, body: dict[str, Any]) -> tuple[str, str | None] | None:
         """Where the message goes: None for this hub, else (owner, code), owner "" while nobody owns the room."""
         if kind == "create_room":
             return None
-        if kind == "quick_match":
-            if any(room is not member.room for room in self.hub.seating.open_to_quick_match()):
-                return None
-            found = await self.directory.quick_room()
-            return (found[0], None) if found is not None else None
         code = body.get("code")
         if not isinstance(code, str):
             return None
