@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..melds import Table
 from ..rules import JokerReplacement, Rules
@@ -25,6 +25,10 @@ class Setup:
     plan: JokerPlan
     from_rack: list[int]
     problem: Problem
+    #: Once the search for the best score has gone through this plan, counting
+    #: the numbers up, for plays scoring at least ``peaks[0]``: per number
+    #: (1 up), the most any of them can score up to it (empty: not known).
+    peaks: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +85,10 @@ def least_changed(before: Table, found: Found, weights: Sequence[int], rules: Ru
     plans = []
     for setup, broken_anyway in zip(setups, kept_by_an_earlier_plan(setups), strict=True):
         score = found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack))
-        plans.append(Orders(before, setup, tables, score, free=free, broken=broken_anyway))
+        # What the search for the best score met bounds what the rack tiles
+        # below each number can score, in a play scoring as much.
+        below = setup.peaks[1:] if setup.peaks and setup.peaks[0] <= score else None
+        plans.append(Orders(before, setup, tables, score, free=free, broken=broken_anyway, below=below))
     plans.sort(key=lambda plan: plan.forward.fewest_broken)
     best = found.table
 
@@ -181,8 +188,10 @@ class Orders:
         *,
         free: bool,
         broken: frozenset[int] = frozenset(),
+        below: Sequence[int] | None = None,
     ) -> None:
         self.problem = setup.problem
+        self.below = below
         self.tables = tables
         self.wrap = self.problem.wrap
         # Under ``free`` a kept set's jokers are jokers like any other.
@@ -200,9 +209,16 @@ class Orders:
         return self.forward.cut or (self._down is not None and self._down.cut)
 
     def searches(self) -> Iterator[tuple[LayerSearch, bool]]:
-        """The searches, each with whether its numbers count down."""
-        yield self.forward, False
-        if not self.wrap:
+        """The searches, each with whether its numbers count down: first
+        the one whose rack tiles to come are bounded by what the search for
+        the best score met (counting down, when it went through this plan)."""
+        if self.wrap:
+            yield self.forward, False
+        elif self.below is not None:
+            yield self.down(), True
+            yield self.forward, False
+        else:
+            yield self.forward, False
             yield self.down(), True
 
     def down(self) -> LayerSearch:
@@ -213,36 +229,47 @@ class Orders:
             counted_down = Problem(must, optional, weights, problem.must_jokers, problem.optional_jokers, wrap=False)
             kept_down = Counter({mirrored_face(face): copies for face, copies in self.kept_jokers.items()})
             ways = [[mirrored_way(way) for way in options] for options in self.ways]
-            self._down = LayerSearch(counted_down, self.tables, ways, kept_down, self.score, STEP_WIDTH)
+            # Counting down, the numbers past a number are those below it.
+            below = self.below
+            ahead = (
+                None
+                if below is None
+                else [below[MAX_NUMBER - 1 - number] if number < MAX_NUMBER else 0 for number in range(MAX_NUMBER + 1)]
+            )
+            self._down = LayerSearch(counted_down, self.tables, ways, kept_down, self.score, STEP_WIDTH, ahead)
         return self._down
 
 
 def race(plan: Orders, keep: int) -> tuple[Kept | None, bool]:
     """The play of this plan keeping the most sets, at least ``keep`` (None
     if there is none), and whether the numbers counted down to find it.
-    Which order is quicker shows early: counting up goes alone while it is
-    small; past that, counting down goes as many steps (or until it has met
-    as many states), and the order that met fewer goes on alone."""
-    counting_up = plan.forward.stepwise(keep)
+    Which order is quicker shows early: the first of :meth:`Orders.searches`
+    goes alone while it is small; past that, the other goes as many steps
+    (or until it has met as many states), and the order that met fewer goes
+    on alone."""
+    orders = list(plan.searches())
+    (leader, led_down), rival = orders[0], orders[1:]
+    leading = leader.stepwise(keep)
     met = steps = 0
     try:
-        while met < KEEP_STATES or plan.wrap:
-            met += next(counting_up)
+        while met < KEEP_STATES or not rival:
+            met += next(leading)
             steps += 1
     except StopIteration as finished:
-        return finished.value, False
-    counting_down = plan.down().stepwise(keep)
-    met_down = 0
+        return finished.value, led_down
+    other, other_down = rival[0]
+    following = other.stepwise(keep)
+    met_other = 0
     try:
         for _ in range(steps):
-            met_down += next(counting_down)
-            if met_down > met:
+            met_other += next(following)
+            if met_other > met:
                 break
         else:
-            return run_out(counting_down), True
+            return run_out(following), other_down
     except StopIteration as finished:
-        return finished.value, True
-    return run_out(counting_up), False
+        return finished.value, other_down
+    return run_out(leading), led_down
 
 
 def kept_table(before: Table, found: Kept, kept_jokers: Counter[int]) -> Table:
