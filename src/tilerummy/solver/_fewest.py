@@ -89,7 +89,7 @@ def least_changed(before: Table, found: Found, weights: Sequence[int], rules: Ru
         # below each number can score, in a play scoring as much.
         below = setup.peaks[1:] if setup.peaks and setup.peaks[0] <= score else None
         plans.append(Orders(before, setup, tables, score, free=free, broken=broken_anyway, below=below))
-    plans.sort(key=lambda plan: plan.forward.fewest_broken)
+    plans.sort(key=lambda plan: plan.fewest_broken)
     best = found.table
 
     def take(kept: Kept, mirrored: bool, plan: Orders) -> None:
@@ -114,13 +114,13 @@ def least_changed(before: Table, found: Found, weights: Sequence[int], rules: Ru
                 proven.add(rank)
                 break
     for rank, plan in enumerate(plans):
-        if rank in proven or plan.forward.fewest_broken >= broken:
+        if rank in proven or plan.fewest_broken >= broken:
             continue
         kept, mirrored = race(plan, count - broken + 1)
         if kept is not None:
             take(kept, mirrored, plan)
     # A cut search leaves its plan unproven unless no play of it could change fewer sets.
-    return best, not any(plan.cut and plan.forward.fewest_broken < broken for plan in plans)
+    return best, not any(plan.cut and plan.fewest_broken < broken for plan in plans)
 
 
 def kept_by_an_earlier_plan(setups: Sequence[Setup]) -> list[frozenset[int]]:
@@ -200,26 +200,36 @@ class Orders:
         self.ways = ways_to_keep(before.melds, free=free, kept_jokers=kept_jokers)
         for place in broken:
             self.ways[place] = []
-        self.forward = LayerSearch(self.problem, tables, self.ways, kept_jokers, score, STEP_WIDTH)
+        self._up: LayerSearch | None = None
         self._down: LayerSearch | None = None
+        # The order searched first: counting down when the search for the
+        # best score bounds what the rack tiles below each number can score.
+        self.downward_first = below is not None and not self.wrap
+        #: At least this many old sets are changed by any play of this plan.
+        self.fewest_broken = (self.down() if self.downward_first else self.up()).fewest_broken
 
     @property
     def cut(self) -> bool:
         """Whether a full search kept only some of its states."""
-        return self.forward.cut or (self._down is not None and self._down.cut)
+        return any(search is not None and search.cut for search in (self._up, self._down))
 
     def searches(self) -> Iterator[tuple[LayerSearch, bool]]:
-        """The searches, each with whether its numbers count down: first
-        the one whose rack tiles to come are bounded by what the search for
-        the best score met (counting down, when it went through this plan)."""
+        """The searches, each with whether its numbers count down, the first
+        as :attr:`downward_first` says."""
         if self.wrap:
-            yield self.forward, False
-        elif self.below is not None:
+            yield self.up(), False
+        elif self.downward_first:
             yield self.down(), True
-            yield self.forward, False
+            yield self.up(), False
         else:
-            yield self.forward, False
+            yield self.up(), False
             yield self.down(), True
+
+    def up(self) -> LayerSearch:
+        """The search with the numbers counted up."""
+        if self._up is None:
+            self._up = LayerSearch(self.problem, self.tables, self.ways, self.kept_jokers, self.score, STEP_WIDTH)
+        return self._up
 
     def down(self) -> LayerSearch:
         """The search with the numbers counted down (without ``wrap``)."""

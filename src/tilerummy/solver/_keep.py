@@ -86,15 +86,23 @@ class Combo(NamedTuple):
     jokers: int
 
 
-def mirrored_face(face: int) -> int:
-    """The face at the same place counting the numbers down (13 for 1); the joker stays."""
+def _mirror(face: int) -> int:
     colour, offset = divmod(face, MAX_NUMBER)
     return face if colour == len(COLOURS) else colour * MAX_NUMBER + MAX_NUMBER - 1 - offset
 
 
+#: Per face (the joker last), the face at the same place counting the numbers down.
+_MIRRORED = tuple(_mirror(face) for face in range(len(COLOURS) * MAX_NUMBER + 1))
+
+
+def mirrored_face(face: int) -> int:
+    """The face at the same place counting the numbers down (13 for 1); the joker stays."""
+    return _MIRRORED[face]
+
+
 def mirrored_counts(counts: Sequence[int]) -> list[int]:
     """Counts per face (the joker last) with the numbers counted down."""
-    return [counts[mirrored_face(face)] for face in range(len(counts))]
+    return [counts[face] for face in _MIRRORED[: len(counts)]]
 
 
 def mirrored_way(way: KeptSet) -> KeptSet:
