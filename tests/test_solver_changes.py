@@ -209,32 +209,35 @@ def game_positions(count: int) -> list[tuple[list[Tile], Table]]:
 @pytest.mark.parametrize("index", range(6))
 def test_both_orders_of_the_numbers_agree_on_game_tables(index: int) -> None:
     """On tables too big for the brute force: the search counting the
-    numbers up and the one counting them down find the same fewest changes,
-    which no search allowed one change fewer can beat."""
+    numbers up and the one counting them down, the latter with and without
+    the bound that the search for the best score gives the rack tiles below
+    each number, find the same fewest changes, which no search allowed one
+    change fewer can beat."""
     rack, table = game_positions(18)[index]
     rules = Rules()
     weights = _solve._weights(rules, "tiles")
-    found = _solve.best_in_box(table, [0] * FACE_COUNT, counts_of(Counter(rack)), weights, rules, melded=True)
-    if found is None:
+    counts = counts_of(Counter(rack))
+    found = _solve.best_in_box(table, [0] * FACE_COUNT, counts, weights, rules, melded=True, keep_peaks=True)
+    plain = _solve.best_in_box(table, [0] * FACE_COUNT, counts, weights, rules, melded=True)
+    if found is None or plain is None:
+        assert found is plain is None
         return
     after, proven = _fewest.least_changed(table, found, weights, rules)
     assert proven
     fewest = len(changed_sets(table, after))
+    assert len(changed_sets(table, _fewest.least_changed(table, plain, weights, rules)[0])) == fewest
     count = len(table.melds)
     reached = set()
     for setup in found.setups:
-        plan = _fewest.Orders(
-            table,
-            setup,
-            tables_for(rules),
-            found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack)),
-            free=False,
-        )
-        for search, _ in plan.searches():
-            assert search.run(count - fewest + 1) is None
-            best = search.run(count - fewest)
-            if best is not None:
-                reached.add(count - len(best.kept))
+        score = found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack))
+        below = setup.peaks[1:] if setup.peaks and setup.peaks[0] <= score else None
+        for bound in {None, None if below is None else tuple(below)}:
+            plan = _fewest.Orders(table, setup, tables_for(rules), score, free=False, below=bound)
+            for search, _ in plan.searches():
+                assert search.run(count - fewest + 1) is None
+                best = search.run(count - fewest)
+                if best is not None:
+                    reached.add(count - len(best.kept))
     assert reached <= {fewest}
     if fewest < len(changed_sets(table, found.table)):
         assert reached == {fewest}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..melds import Table
 from ..rules import JokerReplacement, Rules
@@ -25,6 +25,10 @@ class Setup:
     plan: JokerPlan
     from_rack: list[int]
     problem: Problem
+    #: Once the search for the best score has gone through this plan, counting
+    #: the numbers up, for plays scoring at least ``peaks[0]``: per number
+    #: (1 up), the most any of them can score up to it (empty: not known).
+    peaks: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +85,11 @@ def least_changed(before: Table, found: Found, weights: Sequence[int], rules: Ru
     plans = []
     for setup, broken_anyway in zip(setups, kept_by_an_earlier_plan(setups), strict=True):
         score = found.score - sum(weights[face] * copies for face, copies in enumerate(setup.from_rack))
-        plans.append(Orders(before, setup, tables, score, free=free, broken=broken_anyway))
-    plans.sort(key=lambda plan: plan.forward.fewest_broken)
+        # What the search for the best score met bounds what the rack tiles
+        # below each number can score, in a play scoring as much.
+        below = setup.peaks[1:] if setup.peaks and setup.peaks[0] <= score else None
+        plans.append(Orders(before, setup, tables, score, free=free, broken=broken_anyway, below=below))
+    plans.sort(key=lambda plan: plan.fewest_broken)
     best = found.table
 
     def take(kept: Kept, mirrored: bool, plan: Orders) -> None:
@@ -107,13 +114,13 @@ def least_changed(before: Table, found: Found, weights: Sequence[int], rules: Ru
                 proven.add(rank)
                 break
     for rank, plan in enumerate(plans):
-        if rank in proven or plan.forward.fewest_broken >= broken:
+        if rank in proven or plan.fewest_broken >= broken:
             continue
         kept, mirrored = race(plan, count - broken + 1)
         if kept is not None:
             take(kept, mirrored, plan)
     # A cut search leaves its plan unproven unless no play of it could change fewer sets.
-    return best, not any(plan.cut and plan.forward.fewest_broken < broken for plan in plans)
+    return best, not any(plan.cut and plan.fewest_broken < broken for plan in plans)
 
 
 def kept_by_an_earlier_plan(setups: Sequence[Setup]) -> list[frozenset[int]]:
@@ -181,8 +188,10 @@ class Orders:
         *,
         free: bool,
         broken: frozenset[int] = frozenset(),
+        below: Sequence[int] | None = None,
     ) -> None:
         self.problem = setup.problem
+        self.below = below
         self.tables = tables
         self.wrap = self.problem.wrap
         # Under ``free`` a kept set's jokers are jokers like any other.
@@ -191,19 +200,36 @@ class Orders:
         self.ways = ways_to_keep(before.melds, free=free, kept_jokers=kept_jokers)
         for place in broken:
             self.ways[place] = []
-        self.forward = LayerSearch(self.problem, tables, self.ways, kept_jokers, score, STEP_WIDTH)
+        self._up: LayerSearch | None = None
         self._down: LayerSearch | None = None
+        # The order searched first: counting down when the search for the
+        # best score bounds what the rack tiles below each number can score.
+        self.downward_first = below is not None and not self.wrap
+        #: At least this many old sets are changed by any play of this plan.
+        self.fewest_broken = (self.down() if self.downward_first else self.up()).fewest_broken
 
     @property
     def cut(self) -> bool:
         """Whether a full search kept only some of its states."""
-        return self.forward.cut or (self._down is not None and self._down.cut)
+        return any(search is not None and search.cut for search in (self._up, self._down))
 
     def searches(self) -> Iterator[tuple[LayerSearch, bool]]:
-        """The searches, each with whether its numbers count down."""
-        yield self.forward, False
-        if not self.wrap:
+        """The searches, each with whether its numbers count down, the first
+        as :attr:`downward_first` says."""
+        if self.wrap:
+            yield self.up(), False
+        elif self.downward_first:
             yield self.down(), True
+            yield self.up(), False
+        else:
+            yield self.up(), False
+            yield self.down(), True
+
+    def up(self) -> LayerSearch:
+        """The search with the numbers counted up."""
+        if self._up is None:
+            self._up = LayerSearch(self.problem, self.tables, self.ways, self.kept_jokers, self.score, STEP_WIDTH)
+        return self._up
 
     def down(self) -> LayerSearch:
         """The search with the numbers counted down (without ``wrap``)."""
@@ -213,36 +239,47 @@ class Orders:
             counted_down = Problem(must, optional, weights, problem.must_jokers, problem.optional_jokers, wrap=False)
             kept_down = Counter({mirrored_face(face): copies for face, copies in self.kept_jokers.items()})
             ways = [[mirrored_way(way) for way in options] for options in self.ways]
-            self._down = LayerSearch(counted_down, self.tables, ways, kept_down, self.score, STEP_WIDTH)
+            # Counting down, the numbers past a number are those below it.
+            below = self.below
+            ahead = (
+                None
+                if below is None
+                else [below[MAX_NUMBER - 1 - number] if number < MAX_NUMBER else 0 for number in range(MAX_NUMBER + 1)]
+            )
+            self._down = LayerSearch(counted_down, self.tables, ways, kept_down, self.score, STEP_WIDTH, ahead)
         return self._down
 
 
 def race(plan: Orders, keep: int) -> tuple[Kept | None, bool]:
     """The play of this plan keeping the most sets, at least ``keep`` (None
     if there is none), and whether the numbers counted down to find it.
-    Which order is quicker shows early: counting up goes alone while it is
-    small; past that, counting down goes as many steps (or until it has met
-    as many states), and the order that met fewer goes on alone."""
-    counting_up = plan.forward.stepwise(keep)
+    Which order is quicker shows early: the first of :meth:`Orders.searches`
+    goes alone while it is small; past that, the other goes as many steps
+    (or until it has met as many states), and the order that met fewer goes
+    on alone."""
+    orders = list(plan.searches())
+    (leader, led_down), rival = orders[0], orders[1:]
+    leading = leader.stepwise(keep)
     met = steps = 0
     try:
-        while met < KEEP_STATES or plan.wrap:
-            met += next(counting_up)
+        while met < KEEP_STATES or not rival:
+            met += next(leading)
             steps += 1
     except StopIteration as finished:
-        return finished.value, False
-    counting_down = plan.down().stepwise(keep)
-    met_down = 0
+        return finished.value, led_down
+    other, other_down = rival[0]
+    following = other.stepwise(keep)
+    met_other = 0
     try:
         for _ in range(steps):
-            met_down += next(counting_down)
-            if met_down > met:
+            met_other += next(following)
+            if met_other > met:
                 break
         else:
-            return run_out(counting_down), True
+            return run_out(following), other_down
     except StopIteration as finished:
-        return finished.value, True
-    return run_out(counting_up), False
+        return finished.value, other_down
+    return run_out(leading), led_down
 
 
 def kept_table(before: Table, found: Kept, kept_jokers: Counter[int]) -> Table:

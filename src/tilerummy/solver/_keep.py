@@ -86,15 +86,23 @@ class Combo(NamedTuple):
     jokers: int
 
 
-def mirrored_face(face: int) -> int:
-    """The face at the same place counting the numbers down (13 for 1); the joker stays."""
+def _mirror(face: int) -> int:
     colour, offset = divmod(face, MAX_NUMBER)
     return face if colour == len(COLOURS) else colour * MAX_NUMBER + MAX_NUMBER - 1 - offset
 
 
+#: Per face (the joker last), the face at the same place counting the numbers down.
+_MIRRORED = tuple(_mirror(face) for face in range(len(COLOURS) * MAX_NUMBER + 1))
+
+
+def mirrored_face(face: int) -> int:
+    """The face at the same place counting the numbers down (13 for 1); the joker stays."""
+    return _MIRRORED[face]
+
+
 def mirrored_counts(counts: Sequence[int]) -> list[int]:
     """Counts per face (the joker last) with the numbers counted down."""
-    return [counts[mirrored_face(face)] for face in range(len(counts))]
+    return [counts[face] for face in _MIRRORED[: len(counts)]]
 
 
 def mirrored_way(way: KeptSet) -> KeptSet:
@@ -194,7 +202,7 @@ class KeepPlan:
         that are disjoint each need their own. A rack tile the play may leave
         on the rack (within ``slack`` of the score) is let off.
         """
-        if not self.sets:
+        if not self.sets or jokers >= 2:  # with two jokers, any tile makes a set
             return [0] * (MAX_NUMBER + 1)
         numbered = len(COLOURS) * MAX_NUMBER
         top = WRAPPED_ONE if wrap else MAX_NUMBER
@@ -218,29 +226,40 @@ class KeepPlan:
         arriving: dict[int, list[Counter[int]]] = {}
         for first, faces in self.sets:
             arriving.setdefault(first, []).append(faces)
+        # Per tile still needing: the later sets it needs one of, and the cost
+        # of leaving it. They change only where sets arrive (the sets decided
+        # later stay the same in between); else only tiles passed drop out.
+        needy: list[tuple[int, set[int], int | None]] = []
         for number in range(min(MAX_NUMBER, last_first - 1) + 1):
-            for faces in arriving.get(number, ()):
-                for face, count in faces.items():
-                    free[face] += count
-            needy: list[tuple[set[int], int | None]] = []  # the later sets it needs one of; the cost of leaving it
-            still_needing = []
-            for face in needing:
-                if face % MAX_NUMBER < number:
-                    continue
-                hosts: set[int] = set()
-                for window in windows(face, top):
-                    missing = [other for other in window if free[other] <= 0]
-                    if len(missing) <= jokers:
-                        break
-                    for other in missing:
-                        for first, index in holders[other]:
-                            if first > number:
-                                hosts.add(index)
-                else:
-                    still_needing.append(face)
-                    needy.append((hosts, None if sure[face] > 0 else weights[face] * optional[face]))
-            needing = still_needing
-            breaks[number] = _disjoint_count(needy, slack)
+            arrivals = arriving.get(number)
+            if arrivals or not number:
+                for faces in arrivals or ():
+                    for face, count in faces.items():
+                        free[face] += count
+                needy = []
+                still_needing = []
+                for face in needing:
+                    if face % MAX_NUMBER < number:
+                        continue
+                    hosts: set[int] = set()
+                    for window in windows(face, top):
+                        missing = [other for other in window if free[other] <= 0]
+                        if len(missing) <= jokers:
+                            break
+                        for other in missing:
+                            for first, index in holders[other]:
+                                if first > number:
+                                    hosts.add(index)
+                    else:
+                        still_needing.append(face)
+                        needy.append((face, hosts, None if sure[face] > 0 else weights[face] * optional[face]))
+                needing = still_needing
+            else:
+                needy = [item for item in needy if item[0] % MAX_NUMBER >= number]
+                needing = [face for face, _, _ in needy]
+            if not needing:
+                break
+            breaks[number] = _disjoint_count([(hosts, cost) for _, hosts, cost in needy], slack)
         return breaks
 
     def decisions(self, base: int, number: int) -> list[tuple[int, int, int]]:

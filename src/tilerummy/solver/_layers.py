@@ -69,8 +69,13 @@ class LayerSearch:
         kept_jokers: Counter[int] = NO_FACES,
         score: int = 0,
         width: int | None = None,
+        past: Sequence[int] | None = None,
+        peaks: list[int] | None = None,
     ) -> None:
         self.tables = tables
+        #: Filled by a search without sets to keep, when given: per number
+        #: (1 up), the most any state scored once past it.
+        self.peaks = peaks
         #: How many states a step may keep on average (None: all; see
         #: :meth:`stepwise`); past it, the best scoring so far go on, and
         #: ``cut`` tells the play may not be the best.
@@ -104,6 +109,10 @@ class LayerSearch:
         weights = [weight * self.scale for weight in weights]
         self.signatures = step_signatures(must, optional, weights, wrap, total_jokers)
         self.still = remaining_scores(optional, weights, optional_jokers * self.joker_weight, top)
+        if past is not None and any(optional):
+            # What the rack tiles past each number may add, at most: no more
+            # than ``past`` tells (unscaled) and the jokers.
+            self.still = tightened(self.still, past, optional_jokers * self.joker_weight, self.scale, top)
         # Per step, the options for each pattern of kept sets around it.
         self.options: list[dict[int, StepOptions]] = [{} for _ in self.signatures]
         # The steps in order, as (number, colour), colour -1 to decide the
@@ -156,6 +165,8 @@ class LayerSearch:
                     step = _best_states(step, width)
                 room -= len(step)
             history.append(step)
+            if self.peaks is not None and colour == 3:
+                self.peaks.append(max((entry[0] for entry in step.values()), default=0))
             yield len(step)
             if not step:
                 return None
@@ -419,6 +430,19 @@ def remaining_scores(optional: Sequence[int], weights: Sequence[int], jokers: in
             still.append(running)
     still.reverse()
     return still
+
+
+def tightened(still: Sequence[int], ahead: Sequence[int], jokers: int, scale: int, top: int) -> list[int]:
+    """The scores still to come from each step (``still``), with what the
+    tiles past its number add bounded by ``ahead`` (per number, unscaled,
+    without the jokers, which are added whole)."""
+    found = list(still)
+    for number in range(1, top + 1):
+        past = still[number * 4] if number < top else jokers
+        bound = min(past, ahead[number] * scale + jokers)
+        for colour in range(4):
+            found[(number - 1) * 4 + colour] += bound - past
+    return found
 
 
 def placeable(must: Sequence[int], optional: Sequence[int], jokers: int, wrap: bool) -> list[int]:

@@ -20,7 +20,7 @@ from ..errors import TilerummyError
 from ..legality import judge_play
 from ..melds import Table
 from ..rules import Rules
-from ..tiles import Piece, Tile, parse_tiles
+from ..tiles import MAX_NUMBER, Piece, Tile, parse_tiles
 from ._describe import changed_sets, describe
 from ._fewest import PART_BUDGET, STEP_WIDTH, WHOLE_RACK_BUDGET, Found, Setup, least_changed, placing_all
 from ._jokers import JokersAlone, arrange, joker_plans
@@ -127,7 +127,9 @@ def solve(
     rules, rack_tiles, before = _read_position(rack, table, rules, objective)
     weights = _weights(rules, objective)
     rack_counts = counts_of(Counter(rack_tiles))
-    found = best_in_box(before, [0] * FACE_COUNT, rack_counts, weights, rules, melded=initial_meld_done)
+    found = best_in_box(
+        before, [0] * FACE_COUNT, rack_counts, weights, rules, melded=initial_meld_done, keep_peaks=fewest_changes
+    )
     if found is None:
         return None
     after, proven = least_changed(before, found, weights, rules) if fewest_changes else (found.table, True)
@@ -185,7 +187,7 @@ def candidates(
             # left optional the searches are quick.
             placed = counts_of(after.table.tiles() - before.tiles())
             exactly = best_in_box(
-                before, placed, placed, weights, rules, melded=initial_meld_done, floor=after.score - 1
+                before, placed, placed, weights, rules, melded=initial_meld_done, floor=after.score - 1, keep_peaks=True
             )
             if exactly is not None:
                 chosen, fewest = least_changed(before, exactly, weights, rules)
@@ -251,13 +253,16 @@ def best_in_box(
     melded: bool,
     floor: int = 0,
     budget: int | None = None,
+    keep_peaks: bool = False,
 ) -> Found | None:
     """The best play using between ``low`` and ``high`` copies of each rack
     face (jokers included), with its score; None if no such play places a
     tile or scores more than ``floor``. ``budget``: how many states a quick
     search for a play using ``high`` in full may visit before the full
     search (the module's budget by default). The play keeps the old sets it makes again;
-    :func:`._fewest.least_changed` then finds the fewest changes."""
+    :func:`._fewest.least_changed` then finds the fewest changes, which
+    ``keep_peaks`` helps (each plan searched in full keeps what its states
+    scored number by number: see :class:`._fewest.Setup`)."""
     constant = sum(weights[face] * low[face] for face in range(FACE_COUNT))
     if not melded:
         if rules.initial_meld_lay_off and before.melds:
@@ -346,9 +351,12 @@ def best_in_box(
                 bounds[number] = hope
                 continue
         # The best play of this plan, if it scores more than the best so far.
-        full = LayerSearch(problem, tables, score=best_score - fixed + 1, width=STEP_WIDTH)
+        peaks: list[int] | None = [] if keep_peaks and not rules.wrap else None
+        full = LayerSearch(problem, tables, score=best_score - fixed + 1, width=STEP_WIDTH, peaks=peaks)
         arrangement = full.run()
         cut = cut or full.cut
+        if peaks is not None and len(peaks) == MAX_NUMBER and not full.cut and not full.offset:
+            setup.peaks[:] = [best_score - fixed + 1, *peaks]
         if arrangement is None:
             bounds[number] = best_score
             continue

@@ -427,7 +427,8 @@ def completable(hist: int, later: tuple[int, ...], jokers_left: int) -> bool:
 
 
 @functools.cache
-def windows(face: int, top: int) -> list[tuple[int, int]]:
+@functools.cache
+def windows(face: int, top: int) -> tuple[tuple[int, int], ...]:
     """The other two faces of each three tiles that hold this one in a set:
     two other colours of its number, or two neighbours in a run."""
     colour, offset = divmod(face, MAX_NUMBER)
@@ -437,4 +438,4 @@ def windows(face: int, top: int) -> list[tuple[int, int]]:
         for start in range(max(1, place - 2), min(place, top - 2) + 1):
             one, two = (colour * MAX_NUMBER + (at - 1) % MAX_NUMBER for at in range(start, start + 3) if at != place)
             found.append((one, two))
-    return found
+    return tuple(found)
