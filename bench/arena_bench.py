@@ -26,6 +26,14 @@ under cProfile, with the code on ``PYTHONPATH``, and prints where the time
 went: the share inside the solver's ``solve`` and ``candidates``, and the
 functions that took the most.
 
+``--analyse`` instead plays the bots' games (levels or the league's
+opponents, ``--workers`` processes) with their records saved, then times
+the post-game analysis (:func:`tilerummy.analysis.analyse`, what
+``tilerummy analyse`` and the server run) of each whole game in this
+process: the seconds a game (median, p95 and worst, on the clock and of
+processor time), its slowest turn, and the biggest rack it met. ``--save
+DIR`` keeps the records there (analysed again from it with ``--records DIR``).
+
 ``--write-fixture PATH`` instead writes, with the code on ``PYTHONPATH``,
 every game of the test fixture's arenas (:data:`FIXTURE_ARENAS`) as a
 digest of its moves and its result, for ``tests/test_arena.py`` to compare.
@@ -109,6 +117,58 @@ def profile(bots: list[str], games: int, seed: int) -> None:
     stats.sort_stats("cumulative").print_stats(25)
 
 
+class TurnClock:
+    """The processor time of the slowest turn, from the analysis's progress calls."""
+
+    def __init__(self) -> None:
+        self.last = time.process_time()
+        self.slowest = 0.0
+
+    def tick(self, done: int, total: int) -> None:
+        now = time.process_time()
+        self.slowest = max(self.slowest, now - self.last)
+        self.last = now
+
+
+def analyse_games(bots: list[str], args: argparse.Namespace) -> None:
+    """Play the games (or read ``--records``), then time the analysis of each."""
+    from tilerummy.analysis import analyse
+    from tilerummy.arena.games import play_all, schedule
+    from tilerummy.records import GameRecord
+    from tilerummy.rules import PoolDraws, Rules
+
+    with tempfile.TemporaryDirectory() as scratch:
+        directory = args.records or args.save or Path(scratch)
+        if args.records is None:
+            directory.mkdir(parents=True, exist_ok=True)
+            rules = Rules(pool_draws=PoolDraws.PER_SEAT)
+            specs = schedule(bots, args.games, seed=args.seed, rules=rules, save_to=str(directory))
+            play_all(specs, args.workers)
+        paths = sorted(directory.glob("*.json"))
+        print(f"Analysis of {len(paths)} games ({args.bots if args.records is None else directory})")
+        print(f"  load average before: {load_average()}")
+        clock: list[float] = []
+        processor: list[float] = []
+        for path in paths:
+            record = GameRecord.from_json(path.read_text(encoding="utf-8"))
+            turns = TurnClock()
+            started, started_cpu = time.perf_counter(), time.process_time()
+            analysis = analyse(record, progress=turns.tick)
+            clock.append(time.perf_counter() - started)
+            processor.append(time.process_time() - started_cpu)
+            biggest = max((turn.rack for turn in analysis.turns), default=0)
+            print(
+                f"  {path.name}: {clock[-1]:6.2f} s ({processor[-1]:6.2f} s of processor time), "
+                f"{len(analysis.turns)} turns, slowest turn {turns.slowest:5.2f} s of processor time, biggest rack {biggest}",
+                flush=True,
+            )
+        print(f"  load average after: {load_average()}")
+    for name, seconds in (("on the clock", clock), ("of processor time", processor)):
+        ordered = sorted(seconds)
+        p95 = ordered[round(0.95 * (len(ordered) - 1))]
+        print(f"Seconds a game {name}: median {statistics.median(ordered):.2f}, p95 {p95:.2f}, worst {ordered[-1]:.2f}")
+
+
 def measure(src: Path, args: argparse.Namespace) -> dict[str, Any]:
     """Run the arena command once with the code in ``src``: its report, the
     whole command's wall and processor time, and a digest of every game."""
@@ -163,6 +223,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="processes per arena (default 2)")
     parser.add_argument("--rounds", type=int, default=5, help="arenas per code (default 5)")
     parser.add_argument("--profile", action="store_true", help="profile one arena in this process")
+    parser.add_argument("--analyse", action="store_true", help="time the analysis of every game played")
+    parser.add_argument("--save", type=Path, metavar="DIR", help="with --analyse, keep the records here")
+    parser.add_argument("--records", type=Path, metavar="DIR", help="with --analyse, analyse these records instead")
     parser.add_argument("--write-fixture", type=Path, metavar="PATH", help="write the test fixture's games")
     args = parser.parse_args()
     bots = [bot.strip() for bot in args.bots.split(",")]
@@ -171,6 +234,9 @@ def main() -> None:
         return
     if args.profile:
         profile(bots, args.games, args.seed)
+        return
+    if args.analyse:
+        analyse_games(bots, args)
         return
     if args.baseline is None:
         parser.error("--baseline is needed (the earlier code's src directory)")
