@@ -340,10 +340,13 @@ def test_a_remembered_best_play_is_what_the_solver_gives_whatever_the_racks_orde
         for seat in (0, 1):
             rack = game.rack_tiles(seat)
             melded = game.melded[seat]
-            expected = solve(rack, game.table, rules=rules, initial_meld_done=melded, fewest_changes=False)
-            assert best_play(rack, game.table, rules, melded=melded) == expected
-            rng.shuffle(rack)
-            assert best_play(rack, game.table, rules, melded=melded) == expected
+            for objective in ("tiles", "value"):
+                expected = solve(
+                    rack, game.table, rules=rules, initial_meld_done=melded, objective=objective, fewest_changes=False
+                )
+                assert best_play(rack, game.table, rules, melded=melded, objective=objective) == expected
+                rng.shuffle(rack)
+                assert best_play(rack, game.table, rules, melded=melded, objective=objective) == expected
 
 
 def test_a_rack_too_poor_to_open_is_known_without_a_search() -> None:

@@ -2,7 +2,8 @@
 
 The same position comes back often: one turn of the network's bots asks for
 the best play on the rack and table both to play it and to describe
-drawing, and an arena plays each deal once per rotation of the seats, so a
+drawing, a racing level (:mod:`.tempo`) asks again for the play it races
+with, and an arena plays each deal once per rotation of the seats, so a
 bot meets the racks and tables of a deal's other games again. ``solve`` is
 deterministic (the same rack, whatever its order, the same table and rules
 always give the same play), so a remembered answer is the one a new solve
@@ -23,7 +24,7 @@ from collections.abc import Iterable, Set
 
 from ..melds import Table
 from ..rules import Rules
-from ..solver import Solution, solve
+from ..solver import Objective, Solution, solve
 from ..tiles import JOKER, MAX_NUMBER, MIN_NUMBER, Colour, Tile
 
 #: Positions remembered: a long game's worth of every seat's solves, a few megabytes at most.
@@ -32,10 +33,13 @@ POSITIONS = 4096
 _ORDER = operator.attrgetter("sort_key")
 
 
-def best_play(rack: Iterable[Tile], table: Table, rules: Rules, *, melded: bool) -> Solution | None:
-    """``solve(rack, table, rules=rules, initial_meld_done=melded, fewest_changes=False)``,
-    remembered: the play placing the most tiles (then the most value), or None."""
-    return _best_play(tuple(sorted(rack, key=_ORDER)), table, rules, melded)
+def best_play(
+    rack: Iterable[Tile], table: Table, rules: Rules, *, melded: bool, objective: Objective = "tiles"
+) -> Solution | None:
+    """``solve(rack, table, rules=rules, initial_meld_done=melded, objective=objective,
+    fewest_changes=False)``, remembered: the play placing the most tiles (then
+    the most value; with ``objective="value"`` the reverse), or None."""
+    return _best_play(tuple(sorted(rack, key=_ORDER)), table, rules, melded, objective)
 
 
 def forget_positions() -> None:
@@ -44,10 +48,12 @@ def forget_positions() -> None:
 
 
 @functools.lru_cache(maxsize=POSITIONS)
-def _best_play(rack: tuple[Tile, ...], table: Table, rules: Rules, melded: bool) -> Solution | None:
+def _best_play(
+    rack: tuple[Tile, ...], table: Table, rules: Rules, melded: bool, objective: Objective
+) -> Solution | None:
     if not melded and cannot_open(rack, rules):
         return None
-    return solve(rack, table, rules=rules, initial_meld_done=melded, fewest_changes=False)
+    return solve(rack, table, rules=rules, initial_meld_done=melded, objective=objective, fewest_changes=False)
 
 
 def cannot_open(rack: Iterable[Tile], rules: Rules) -> bool:

@@ -24,8 +24,8 @@ from typing import Protocol
 
 from ..game import Action, PlayerView
 from ..rules import PoolExhausted
-from ..solver import solve
 from ._common import own_rack, play_or_draw
+from ._positions import best_play
 from .network import Candidate, NetworkBot, candidates_of, choose_index
 
 #: Opponents holding this many tiles or more are holding theirs too.
@@ -76,14 +76,13 @@ def final_turn(view: PlayerView) -> bool:
 def racing_play(view: PlayerView) -> Candidate | None:
     """The play a racer makes: the most tiles, or, with the pool nearly dry, the most points."""
     assert view.seat is not None
-    rack = own_rack(view)
-    found = solve(
-        rack,
+    # Remembered: the play of the most tiles is the one the wrapped player just weighed.
+    found = best_play(
+        own_rack(view),
         view.table,
-        rules=view.rules,
-        initial_meld_done=view.melded[view.seat],
+        view.rules,
+        melded=view.melded[view.seat],
         objective="value" if view.pool_size <= LOW_POOL else "tiles",
-        fewest_changes=False,
     )
     return None if found is None else Candidate(found.table, found.placed)
 
