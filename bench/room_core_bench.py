@@ -19,7 +19,7 @@ import time
 from tilerummy.bots import SimpleBot
 from tilerummy.game import Draw, Pass, Play
 from tilerummy.server.protocol import CreateRoom, SeatSpec
-from tilerummy.server.room_core import Act, Applied, apply, decide
+from tilerummy.server.room_core import Act, Applied, Begin, apply, decide
 from tilerummy.server.rooms import Room
 
 
@@ -28,7 +28,8 @@ def dealt_room(seed: int) -> Room:
     room = Room.create("BENCH1", request, "host", "P0", now=0.0)
     for index in range(4):
         room.take_seat(f"P{index}", f"token-{index}")
-    room.start_game(seed, now=0.0, salt="5a17")
+    [began] = decide(room, Begin(seed, "5a17", 0.0))
+    apply(room, began)
     return room
 
 
