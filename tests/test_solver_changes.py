@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from tilerummy import Game, InvalidMeld, Meld, Rules, Table, Tile, candidates, parse_tiles, solve
 from tilerummy.bots import SimpleBot
 from tilerummy.solver import Solution, _fewest, _solve, changed_sets, describe
-from tilerummy.solver._search import FACE_COUNT, counts_of
+from tilerummy.solver._search import FACE_COUNT, FACES, counts_of
 from tilerummy.solver._tables import tables_for
 from tilerummy.tiles import COLOURS, JOKER
 
@@ -241,6 +241,42 @@ def test_both_orders_of_the_numbers_agree_on_game_tables(index: int) -> None:
     assert reached <= {fewest}
     if fewest < len(changed_sets(table, found.table)):
         assert reached == {fewest}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_best_scores_search_bounds_every_best_play_number_by_number(seed: int) -> None:
+    """What the search for the best score keeps per number (the most its
+    states scored up to it) is at least what a best play's rack tiles up to
+    that number score, on positions where the best play keeps rack tiles
+    back (the only ones where the tie-break uses it)."""
+    rng = random.Random(seed)
+    rules = Rules()
+    weights = _solve._weights(rules, "tiles")
+    checked = 0
+    while checked < 4:
+        pool = [piece.tile for piece in rules.tile_set.pieces() if not piece.tile.is_joker]
+        melds = []
+        for _ in range(rng.randint(3, 10)):
+            colour, start = rng.choice(COLOURS), rng.randint(1, 11)
+            run = [Tile(colour, number) for number in range(start, start + rng.randint(3, 4)) if number <= 13]
+            if all(pool.count(tile) >= run.count(tile) for tile in run):
+                for tile in run:
+                    pool.remove(tile)
+                melds.append(Meld.from_tiles(run))
+        table = Table(tuple(melds))
+        rack = rng.sample(pool, rng.randint(6, 20))
+        found = _solve.best_in_box(
+            table, [0] * FACE_COUNT, counts_of(Counter(rack)), weights, rules, melded=True, keep_peaks=True
+        )
+        if found is None or len(found.setups) != 1 or not found.setups[0].peaks:
+            continue  # no play, or the whole rack placed without a full search
+        peaks = found.setups[0].peaks
+        assert peaks[0] <= found.score
+        placed = found.table.tiles() - table.tiles()
+        for number in range(1, 14):
+            up_to = sum(weights[FACES.index(tile)] * copies for tile, copies in placed.items() if tile.number <= number)
+            assert up_to <= peaks[number]
+        checked += 1
 
 
 def test_skipping_the_tie_break_keeps_the_score() -> None:
