@@ -11,7 +11,6 @@ from typing import Protocol
 
 from ..fairness import new_salt, new_seed
 from ..ratings import BOT_RATINGS
-from .broadcast import Broadcast
 from .clock import Clock
 from .gate import CLOSE_REPLACED, limited_per_address
 from .limits import ServerLimits, TokenBucket
@@ -47,7 +46,7 @@ from .room_core import (
 )
 from .rooms import Room, RoomError, Seat, new_room_code, new_token
 from .store import Change, NewGame, StoreError
-from .turns import Turns
+from .turns import Broadcast, Turns
 
 #: Quick match seats players whose ratings are this close, then this much further for every
 #: second the room has waited, and after ``QUICK_BOTS_SECONDS`` computers take the free seats.
