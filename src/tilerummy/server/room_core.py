@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 __all__ = [
     "Act",
@@ -211,8 +211,22 @@ Command = Act | ClockReached | Begin | Leave | PassHost | Mute | Say | ShowLive 
 # --- Events -----------------------------------------------------------------------
 
 
+class _Kept:
+    """An event that changes what is stored: written first, applied once it is."""
+
+    __slots__ = ()
+    stored: ClassVar[bool] = True
+
+
+class _Passing:
+    """An event of the running room alone: applied at once, never stored."""
+
+    __slots__ = ()
+    stored: ClassVar[bool] = False
+
+
 @dataclass(frozen=True, slots=True)
-class Applied:
+class Applied(_Kept):
     """An action the game takes: stored, then applied, then announced at ``seq``."""
 
     action: Action
@@ -230,10 +244,6 @@ class Applied:
     result: dict[str, Any] | None
 
     @property
-    def stored(self) -> bool:
-        return True
-
-    @property
     def kind(self) -> str:
         return self.action.kind
 
@@ -243,7 +253,7 @@ class Applied:
 
 
 @dataclass(frozen=True, slots=True)
-class Refused:
+class Refused(_Passing):
     """A request the room does not act on; only its sender hears of it."""
 
     reason: str
@@ -252,34 +262,22 @@ class Refused:
     request: RequestId | None
     made_at: int | None
 
-    @property
-    def stored(self) -> bool:
-        return False
-
 
 @dataclass(frozen=True, slots=True)
-class Repeated:
+class Repeated(_Passing):
     """A request sent again: its first answer (the seq it was applied at, or its refusal)."""
 
     first: Answer
     request: RequestId | None
 
-    @property
-    def stored(self) -> bool:
-        return False
-
 
 @dataclass(frozen=True, slots=True)
-class Began:
+class Began(_Kept):
     """A game dealt: stored (the room and the game's header), then begun in the room."""
 
     start: GameStart
     request: RequestId | None
     rated: tuple[dict[str, str], ...] | None = None
-
-    @property
-    def stored(self) -> bool:
-        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,66 +296,49 @@ class SeatLeft:
 
 
 @dataclass(frozen=True, slots=True)
-class HostPassed:
+class Said(_Passing):
+    """A chat line, kept in the room's recent chat (not stored)."""
+
+    #: As the room is told it (its spaces made single, the time it was said).
+    line: ChatLine
+
+
+@dataclass(frozen=True, slots=True)
+class HostPassed(_Kept):
     """The host's rights pass to the person at ``seat``."""
 
     seat: int
+    #: What the room keeps of its host: the seat's token's hash (it gives the rights back) and the name.
     token_hash: str
     name: str | None
 
-    @property
-    def stored(self) -> bool:
-        return True
+
+@dataclass(frozen=True, slots=True)
+class LiveShown(_Passing):
+    """The table the player whose turn it is shows while arranging it; the turn's end takes it away."""
+
+    #: As the others are shown it, with the number of moves it was shown after (a stale one is not shown).
+    update: LiveTableUpdate
 
 
 @dataclass(frozen=True, slots=True)
-class Muted:
+class Muted(_Kept):
+    """A participant's chat muted (``muted``) or heard again, by name, for the whole room."""
+
     name: str
     muted: bool
 
-    @property
-    def stored(self) -> bool:
-        return True
-
 
 @dataclass(frozen=True, slots=True)
-class Said:
-    """A chat line, kept in the room's recent chat (not stored)."""
+class BotsSeated(_Kept):
+    """Computers of ``level`` in every free person seat."""
 
-    line: ChatLine
-
-    @property
-    def stored(self) -> bool:
-        return False
-
-
-@dataclass(frozen=True, slots=True)
-class LiveShown:
-    update: LiveTableUpdate
-
-    @property
-    def stored(self) -> bool:
-        return False
-
-
-@dataclass(frozen=True, slots=True)
-class BotsSeated:
+    #: One of the bots' levels (``tilerummy.bots.LEVELS``), as the room's options chose it.
     level: str
 
-    @property
-    def stored(self) -> bool:
-        return True
-
 
 @dataclass(frozen=True, slots=True)
-class Closed:
-    @property
-    def stored(self) -> bool:
-        return True
-
-
-@dataclass(frozen=True, slots=True)
-class Restored:
+class Restored(_Passing):
     """The room's game as replayed; nothing is stored (it comes from the store)."""
 
     game: Game
@@ -365,18 +346,15 @@ class Restored:
     last_seq: int
     answers: tuple[tuple[int, RequestId, int, int], ...]
 
-    @property
-    def stored(self) -> bool:
-        return False
+
+@dataclass(frozen=True, slots=True)
+class Closed(_Kept):
+    """The room is closed (stored as such); the shell stops serving it."""
 
 
 @dataclass(frozen=True, slots=True)
-class GameLost:
+class GameLost(_Passing):
     """The room's game is missing from the store: the room is open again."""
-
-    @property
-    def stored(self) -> bool:
-        return False
 
 
 Event = (
