@@ -1,10 +1,10 @@
 """A room as a pure core: commands decided into events, events applied to the room.
 
 Every change of a room goes through here: its game's actions and clock, a game begun
-(start, rematch, next round), seats left, the host's rights passed, mutes, chat lines,
-the live table, computers seated by the room's options, the room closed, and a game
-restored from its record. Only this module changes a room's sequence number, status,
-game and live table.
+(start, rematch, next round), seats taken, connections coming and leaving, the host's
+rights passed, mutes, chat lines, the live table, computers seated by the room's options,
+the room closed, and a game restored from its record. Only this module changes a room's
+sequence number, status, game and live table.
 
 No I/O and no clock: time comes in the commands. The shell (:mod:`.turns`) holds the
 room's lock and, for each command,
@@ -38,6 +38,8 @@ __all__ = [
     "Close",
     "Closed",
     "Command",
+    "Enter",
+    "Entered",
     "Event",
     "GameLost",
     "HostPassed",
@@ -54,8 +56,11 @@ __all__ = [
     "Say",
     "SeatBots",
     "SeatLeft",
+    "Seated",
     "ShowLive",
+    "TakeSeat",
     "apply",
+    "at_once",
     "data_after",
     "decide",
     "next_seq",
@@ -69,7 +74,7 @@ from ..melds import Table, Token
 from ..records import action_to_dict
 from ..tiles import Tile
 from .protocol import ChatLine, LiveTableUpdate, RequestId
-from .rooms import Answer, GameStart, Room, RoomError
+from .rooms import Answer, GameStart, Room, RoomError, SeatTaking
 
 #: Answers remembered per seat, for requests sent again (a client resends its last few at most).
 REMEMBERED_ANSWERS = 16
@@ -128,6 +133,24 @@ class Begin:
     host: bool = True
     rematch: bool = False
     rated: tuple[dict[str, str], ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeat:
+    """A person takes the first free person seat of an open room, as ``name`` (made unique
+    in the room), with ``token`` (the seat's secret) and ``profile`` (None: a guest)."""
+
+    name: str
+    token: str
+    at: float
+    profile: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Enter:
+    """A connection comes into the room at ``seat`` (None: as a spectator)."""
+
+    seat: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +228,21 @@ class Restore:
     answers: tuple[tuple[int, RequestId, int, int], ...] = ()
 
 
-Command = Act | ClockReached | Begin | Leave | PassHost | Mute | Say | ShowLive | SeatBots | Close | Restore
+Command = (
+    Act
+    | ClockReached
+    | Begin
+    | TakeSeat
+    | Enter
+    | Leave
+    | PassHost
+    | Mute
+    | Say
+    | ShowLive
+    | SeatBots
+    | Close
+    | Restore
+)
 
 
 # --- Events -----------------------------------------------------------------------
@@ -278,6 +315,22 @@ class Began(_Kept):
     start: GameStart
     request: RequestId | None
     rated: tuple[dict[str, str], ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Seated(_Kept):
+    """A person seated as planned; stored before the seat is theirs."""
+
+    taking: SeatTaking
+
+
+@dataclass(frozen=True, slots=True)
+class Entered(_Passing):
+    """A connection came in at ``seat`` (None: a spectator); ``returned``: its player had
+    been away (a bot standing in for them stops)."""
+
+    seat: int | None
+    returned: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,6 +415,8 @@ Event = (
     | Refused
     | Repeated
     | Began
+    | Seated
+    | Entered
     | SeatLeft
     | HostPassed
     | Muted
@@ -385,6 +440,14 @@ def decide(room: Room, command: Command) -> list[Event]:
         return _decide_clock(room, command.now)
     if isinstance(command, Begin):
         return _decide_begin(room, command)
+    if isinstance(command, TakeSeat):
+        try:
+            return [Seated(room.plan_seat(command.name, command.token, command.at, command.profile))]
+        except RoomError as error:
+            return [_refused(error.reason, error.detail)]
+    if isinstance(command, Enter):
+        returned = command.seat is not None and room.seats[command.seat].away_since is not None
+        return [Entered(command.seat, returned)]
     if isinstance(command, Leave):
         return _decide_leave(room, command)
     if isinstance(command, PassHost):
@@ -431,6 +494,15 @@ def apply(room: Room, event: Event) -> Room:
         room.live = None
     elif isinstance(event, Refused) and event.seat is not None:
         _remember(room, event.seat, event.request, event.made_at, Answer(reason=event.reason, detail=event.detail))
+    elif isinstance(event, Seated):
+        room.seat(event.taking)
+    elif isinstance(event, Entered):
+        if event.seat is None:
+            room.spectators += 1
+        else:
+            seat = room.seats[event.seat]
+            seat.connections += 1
+            seat.away_since = None
     elif isinstance(event, SeatLeft):
         _apply_leave(room, event)
     elif isinstance(event, HostPassed):
@@ -451,6 +523,15 @@ def apply(room: Room, event: Event) -> Room:
     elif isinstance(event, GameLost):
         room.status, room.game_id, room.game = "open", None, None
     return room
+
+
+def at_once(room: Room, command: Enter | Leave) -> Event:
+    """Decide and apply at once a command whose event is never stored (a connection coming
+    or a connection replaced: who is present is not kept); its event."""
+    event = only(decide(room, command))
+    assert not event.stored, event
+    apply(room, event)
+    return event
 
 
 def only(events: list[Event]) -> Event:
@@ -474,7 +555,7 @@ def data_after(room: Room, events: list[Event]) -> dict[str, Any]:
     for seat, original in zip(planned.seats, room.seats, strict=True):
         seat.connections = original.connections
     for event in events:
-        if isinstance(event, SeatLeft | HostPassed | Muted | BotsSeated):
+        if isinstance(event, Seated | SeatLeft | HostPassed | Muted | BotsSeated):
             apply(planned, event)
     return planned.to_data()
 
