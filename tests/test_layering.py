@@ -71,8 +71,28 @@ SERVER = PACKAGE / "server"
 CORE_FIELDS = {"seq", "game_seq", "status", "game", "live"}
 
 
-def assigned_room_fields(path: Path) -> set[str]:
-    """Every assignment in a source file to an attribute named as one of the core's fields."""
+#: The rest of a room's state and its seats': changed by the core, through the room's own
+#: methods (``rooms.py``) at most.
+ROOM_FIELDS = {
+    "connections",
+    "away_since",
+    "spectators",
+    "muted",
+    "host_token_hash",
+    "host_name",
+    "catching_up",
+    "match_scores",
+    "games_played",
+    "game_id",
+    "fairness",
+    "rated_game",
+    "token_hash",
+    "seated_at",
+}
+
+
+def assigned_room_fields(path: Path, fields: set[str] = CORE_FIELDS) -> set[str]:
+    """Every assignment in a source file to an attribute named as one of ``fields``."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         targets: list[ast.expr] = []
@@ -82,7 +102,7 @@ def assigned_room_fields(path: Path) -> set[str]:
             targets = [node.target]
         for target in targets:
             for part in ast.walk(target):
-                if isinstance(part, ast.Attribute) and part.attr in CORE_FIELDS:
+                if isinstance(part, ast.Attribute) and part.attr in fields:
                     found.add(f"line {part.lineno}: .{part.attr}")
     return found
 
@@ -93,6 +113,16 @@ def test_only_the_room_core_changes_a_rooms_sequence_number_status_game_and_live
         for path in SERVER.rglob("*.py")
         if path.name != "room_core.py"
         for found in assigned_room_fields(path)
+    }
+    assert not offenders
+
+
+def test_only_the_room_core_and_the_rooms_own_methods_change_the_rest_of_a_room() -> None:
+    offenders = {
+        f"{path.relative_to(PACKAGE)} {found}"
+        for path in SERVER.rglob("*.py")
+        if path.name not in {"room_core.py", "rooms.py"}
+        for found in assigned_room_fields(path, ROOM_FIELDS)
     }
     assert not offenders
 

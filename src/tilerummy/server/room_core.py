@@ -34,6 +34,7 @@ __all__ = [
     "Began",
     "Begin",
     "BotsSeated",
+    "CatchingUp",
     "ClockReached",
     "Close",
     "Closed",
@@ -59,6 +60,7 @@ __all__ = [
     "Seated",
     "ShowLive",
     "TakeSeat",
+    "Written",
     "apply",
     "at_once",
     "data_after",
@@ -217,6 +219,13 @@ class Close:
 
 
 @dataclass(frozen=True, slots=True)
+class Written:
+    """How the room's last write went (``ok`` False: it failed, the server tries again)."""
+
+    ok: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Restore:
     """The room's game as its stored record replays (``game`` None: the record is missing);
     ``last_seq``: the sequence number of its last stored action; ``answers``: the requests
@@ -241,6 +250,7 @@ Command = (
     | ShowLive
     | SeatBots
     | Close
+    | Written
     | Restore
 )
 
@@ -391,6 +401,14 @@ class BotsSeated(_Kept):
 
 
 @dataclass(frozen=True, slots=True)
+class CatchingUp(_Passing):
+    """The room's players hear that the server is catching up (``behind``: its writes
+    fail and are tried again) or has caught up."""
+
+    behind: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Restored(_Passing):
     """The room's game as replayed; nothing is stored (it comes from the store)."""
 
@@ -424,6 +442,7 @@ Event = (
     | LiveShown
     | BotsSeated
     | Closed
+    | CatchingUp
     | Restored
     | GameLost
 )
@@ -465,6 +484,8 @@ def decide(room: Room, command: Command) -> list[Event]:
         return [BotsSeated(command.level)] if free else []
     if isinstance(command, Close):
         return [Closed()]
+    if isinstance(command, Written):
+        return [] if room.catching_up != command.ok else [CatchingUp(behind=not command.ok)]
     if command.game is None:
         return [GameLost()]
     return [Restored(command.game, command.fairness, command.last_seq, command.answers)]
@@ -518,6 +539,8 @@ def apply(room: Room, event: Event) -> Room:
         room.live = event.update
     elif isinstance(event, BotsSeated):
         room.seat_bots(event.level)
+    elif isinstance(event, CatchingUp):
+        room.catching_up = event.behind
     elif isinstance(event, Restored):
         _apply_restored(room, event)
     elif isinstance(event, GameLost):
@@ -525,13 +548,14 @@ def apply(room: Room, event: Event) -> Room:
     return room
 
 
-def at_once(room: Room, command: Enter | Leave) -> Event:
-    """Decide and apply at once a command whose event is never stored (a connection coming
-    or a connection replaced: who is present is not kept); its event."""
-    event = only(decide(room, command))
-    assert not event.stored, event
-    apply(room, event)
-    return event
+def at_once(room: Room, command: Enter | Leave | Written) -> list[Event]:
+    """Decide and apply at once a command whose events are never stored (a connection coming,
+    a connection replaced, how a write went: none of it is kept); its events."""
+    events = decide(room, command)
+    for event in events:
+        assert not event.stored, event
+        apply(room, event)
+    return events
 
 
 def only(events: list[Event]) -> Event:

@@ -304,7 +304,7 @@ class Seating:
         runtime = hub.runtime[room.code]
         runtime.members.add(member)
         runtime.idle_since = None
-        entered = at_once(room, Enter(None if seat is None else seat.index))
+        [entered] = at_once(room, Enter(None if seat is None else seat.index))
         if seat is None:
             return
         assert isinstance(entered, Entered)

@@ -35,7 +35,9 @@ from .room_core import (
     Event,
     Refused,
     Repeated,
+    Written,
     apply,
+    at_once,
     data_after,
     decide,
     next_seq,
@@ -209,10 +211,10 @@ class Turns:
                     self._fell_behind(room)
                 return False
             apply(room, event)
-            caught_up = self._writes_again(room)
+            self._writes_again(room)
+            caught_up = at_once(room, Written(ok=True))
             self._announce(room, event, member)
             if caught_up:
-                room.catching_up = False
                 self.hub.tell.room(room)
             applied = True
         return applied
@@ -225,18 +227,16 @@ class Turns:
             return
         runtime.failed_writes += 1
         runtime.retry_at = self.hub.clock() + retry_delay(runtime.failed_writes)
-        if not room.catching_up:
-            room.catching_up = True
+        if at_once(room, Written(ok=False)):
             self.hub.tell.room(room)
         self.schedule(room)
 
-    def _writes_again(self, room: Room) -> bool:
-        """A write succeeded: the back-off is over. Whether the room was catching up
-        (it hears that it no longer is once the change is announced)."""
+    def _writes_again(self, room: Room) -> None:
+        """A write succeeded: the back-off is over (the room hears it has caught up once the
+        change is announced)."""
         runtime = self.hub.runtime.get(room.code)
         if runtime is not None:
             runtime.failed_writes, runtime.retry_at = 0, None
-        return room.catching_up
 
     def _change(self, room: Room, event: Applied) -> Change:
         """What storing the event writes: the action, and the room and its result when the action ends the game."""
