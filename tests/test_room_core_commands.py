@@ -1,6 +1,7 @@
-"""The room core's commands beyond a game's actions, alone: leaving, the host's rights, mutes,
-chat, the live table, computers seated, a room closed, a game begun and a game restored.
-No server and no clock: each command is decided (the room unchanged), then applied."""
+"""The room core's commands beyond a game's actions, alone: seats taken, coming and leaving,
+the host's rights, mutes, chat, the live table, computers seated, a room closed, writes
+failing, a game begun and a game restored. No server and no clock: each command is decided
+(the room unchanged), then applied."""
 
 from __future__ import annotations
 
@@ -13,8 +14,11 @@ from tilerummy.server.room_core import (
     Began,
     Begin,
     BotsSeated,
+    CatchingUp,
     Close,
     Closed,
+    Enter,
+    Entered,
     GameLost,
     HostPassed,
     Leave,
@@ -29,9 +33,13 @@ from tilerummy.server.room_core import (
     Said,
     Say,
     SeatBots,
+    Seated,
     SeatLeft,
     ShowLive,
+    TakeSeat,
+    Written,
     apply,
+    at_once,
     data_after,
     decide,
     next_seq,
@@ -74,7 +82,34 @@ def refusal(room: Room, command: object) -> str:
     return event.reason
 
 
-# --- Leaving ----------------------------------------------------------------------
+# --- Seats taken, coming and leaving ------------------------------------------------
+
+
+def test_a_seat_is_taken_under_a_name_unique_in_the_room_once_stored() -> None:
+    room = open_room(3)
+    event = only(decide(room, TakeSeat("Ana", "token-2", 4.0, profile="p_ana")))
+    assert isinstance(event, Seated) and event.stored
+    assert (event.taking.index, event.taking.name, event.taking.seated_at) == (1, "Ana (2)", 4.0)
+    assert room.seats[1].name is None
+    assert data_after(room, [event])["seats"][1]["name"] == "Ana (2)"
+    apply(room, event)
+    assert room.seat_for_token("token-2") is room.seats[1] and room.seats[1].profile == "p_ana"
+    room.take_seat("Bruno", "token-3")
+    assert refusal(room, TakeSeat("Carla", "token-4", 5.0)) == "room_full"
+    started = playing_room()
+    assert refusal(started, TakeSeat("Carla", "token-4", 5.0)) == "game_started"
+
+
+def test_a_connection_comes_in_and_a_player_back_from_away_is_told_apart() -> None:
+    room = full_room()
+    apply(room, only(decide(room, Leave(1, explicit=False, at=5.0))))
+    [event] = at_once(room, Enter(1))
+    assert event == Entered(1, returned=True) and not event.stored
+    assert (room.seats[1].connections, room.seats[1].away_since) == (1, None)
+    assert at_once(room, Enter(0)) == [Entered(0, returned=False)]
+    assert room.seats[0].connections == 2
+    at_once(room, Enter(None))
+    assert room.spectators == 1
 
 
 def test_a_seat_left_in_an_open_room_is_given_back_once_stored() -> None:
@@ -207,6 +242,16 @@ def test_a_room_closes_as_stored() -> None:
     event = only(decide(room, Close()))
     assert event == Closed() and event.stored
     assert data_after(room, [event]) == room.to_data()
+
+
+def test_the_room_is_told_once_that_writes_fail_and_once_that_they_work_again() -> None:
+    room = full_room()
+    assert decide(room, Written(ok=True)) == []
+    assert at_once(room, Written(ok=False)) == [CatchingUp(behind=True)]
+    assert room.catching_up and room.state(0.0).catching_up
+    assert decide(room, Written(ok=False)) == []
+    assert at_once(room, Written(ok=True)) == [CatchingUp(behind=False)]
+    assert not room.catching_up
 
 
 # --- Games begun, rematches, restored games ---------------------------------------------

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .broadcast import Broadcast
 from .clock import Clock
 from .limits import ServerLimits
 from .members import Member
@@ -12,6 +11,7 @@ from .protocol import LiveTable, Mute, SendChat
 from .room_core import Command, Event, LiveShown, Said, Say, ShowLive
 from .room_core import Mute as MuteName
 from .rooms import Room
+from .turns import Broadcast
 
 
 class HostRights(Protocol):

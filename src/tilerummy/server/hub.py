@@ -5,16 +5,17 @@ bot pool, the clock) and answers a message by looking its type up in a
 table of handlers. The work is done by its parts, one module each:
 
 - :mod:`.seating`: rooms created, joined and left; games started; the lobby
-- :mod:`.turns`: actions decided by the room core, stored, applied and announced; the turn clock
+- :mod:`.turns`: the room core's shell: commands decided, stored, applied and told to
+  the room (snapshots, room and game messages); the turn clock
 - :mod:`.bot_turns`: bots' and stand-ins' turns, and hints
 - :mod:`.chat`: chat lines, mutes, the live table
-- :mod:`.broadcast`: snapshots and what everyone in a room is told
 - :mod:`.members`: a connection's member, a room's runtime, refusals
 
 Each part is given the hub as the narrow protocol it declares (what it uses and
 nothing more: ``Table`` for turns, ``Hall`` for seating, ...), so no part imports
 the hub and no server module imports another in a circle. A game's actions and
-its clock are decided by the room core (:mod:`.room_core`), with no I/O.
+its clock, and every other change of a room, are decided by the room core
+(:mod:`.room_core`), with no I/O.
 
 A refusal is an error message to its sender, never an exception.
 """
@@ -32,7 +33,6 @@ from ..ratings import Rating
 from ..records import GameRecord
 from .bot_turns import BOT_BUDGET_SECONDS, BotTurns
 from .botpool import BotPool
-from .broadcast import Broadcast
 from .chat import Chat
 from .clock import Clock, LoopTimers, Timers, wall_clock
 from .limits import ServerLimits
@@ -70,7 +70,7 @@ from .room_core import Restore, apply, decide, only
 from .rooms import Room, RoomError
 from .seating import Seating
 from .store import Change, RoomHeldElsewhere, Store, StoreError
-from .turns import Turns
+from .turns import Broadcast, Turns
 from .writer import Writer
 
 __all__ = ["Hub", "Member", "Outbox"]

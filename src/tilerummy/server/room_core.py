@@ -1,10 +1,10 @@
 """A room as a pure core: commands decided into events, events applied to the room.
 
 Every change of a room goes through here: its game's actions and clock, a game begun
-(start, rematch, next round), seats left, the host's rights passed, mutes, chat lines,
-the live table, computers seated by the room's options, the room closed, and a game
-restored from its record. Only this module changes a room's sequence number, status,
-game and live table.
+(start, rematch, next round), seats taken, connections coming and leaving, the host's
+rights passed, mutes, chat lines, the live table, computers seated by the room's options,
+the room closed, and a game restored from its record. Only this module changes a room's
+sequence number, status, game and live table.
 
 No I/O and no clock: time comes in the commands. The shell (:mod:`.turns`) holds the
 room's lock and, for each command,
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 __all__ = [
     "Act",
@@ -34,10 +34,13 @@ __all__ = [
     "Began",
     "Begin",
     "BotsSeated",
+    "CatchingUp",
     "ClockReached",
     "Close",
     "Closed",
     "Command",
+    "Enter",
+    "Entered",
     "Event",
     "GameLost",
     "HostPassed",
@@ -54,8 +57,12 @@ __all__ = [
     "Say",
     "SeatBots",
     "SeatLeft",
+    "Seated",
     "ShowLive",
+    "TakeSeat",
+    "Written",
     "apply",
+    "at_once",
     "data_after",
     "decide",
     "next_seq",
@@ -69,7 +76,7 @@ from ..melds import Table, Token
 from ..records import action_to_dict
 from ..tiles import Tile
 from .protocol import ChatLine, LiveTableUpdate, RequestId
-from .rooms import Answer, GameStart, Room, RoomError
+from .rooms import Answer, GameStart, Room, RoomError, SeatTaking
 
 #: Answers remembered per seat, for requests sent again (a client resends its last few at most).
 REMEMBERED_ANSWERS = 16
@@ -128,6 +135,24 @@ class Begin:
     host: bool = True
     rematch: bool = False
     rated: tuple[dict[str, str], ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeat:
+    """A person takes the first free person seat of an open room, as ``name`` (made unique
+    in the room), with ``token`` (the seat's secret) and ``profile`` (None: a guest)."""
+
+    name: str
+    token: str
+    at: float
+    profile: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Enter:
+    """A connection comes into the room at ``seat`` (None: as a spectator)."""
+
+    seat: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +219,13 @@ class Close:
 
 
 @dataclass(frozen=True, slots=True)
+class Written:
+    """How the room's last write went (``ok`` False: it failed, the server tries again)."""
+
+    ok: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Restore:
     """The room's game as its stored record replays (``game`` None: the record is missing);
     ``last_seq``: the sequence number of its last stored action; ``answers``: the requests
@@ -205,14 +237,43 @@ class Restore:
     answers: tuple[tuple[int, RequestId, int, int], ...] = ()
 
 
-Command = Act | ClockReached | Begin | Leave | PassHost | Mute | Say | ShowLive | SeatBots | Close | Restore
+Command = (
+    Act
+    | ClockReached
+    | Begin
+    | TakeSeat
+    | Enter
+    | Leave
+    | PassHost
+    | Mute
+    | Say
+    | ShowLive
+    | SeatBots
+    | Close
+    | Written
+    | Restore
+)
 
 
 # --- Events -----------------------------------------------------------------------
 
 
+class _Kept:
+    """An event that changes what is stored: written first, applied once it is."""
+
+    __slots__ = ()
+    stored: ClassVar[bool] = True
+
+
+class _Passing:
+    """An event of the running room alone: applied at once, never stored."""
+
+    __slots__ = ()
+    stored: ClassVar[bool] = False
+
+
 @dataclass(frozen=True, slots=True)
-class Applied:
+class Applied(_Kept):
     """An action the game takes: stored, then applied, then announced at ``seq``."""
 
     action: Action
@@ -230,10 +291,6 @@ class Applied:
     result: dict[str, Any] | None
 
     @property
-    def stored(self) -> bool:
-        return True
-
-    @property
     def kind(self) -> str:
         return self.action.kind
 
@@ -243,7 +300,7 @@ class Applied:
 
 
 @dataclass(frozen=True, slots=True)
-class Refused:
+class Refused(_Passing):
     """A request the room does not act on; only its sender hears of it."""
 
     reason: str
@@ -252,34 +309,38 @@ class Refused:
     request: RequestId | None
     made_at: int | None
 
-    @property
-    def stored(self) -> bool:
-        return False
-
 
 @dataclass(frozen=True, slots=True)
-class Repeated:
+class Repeated(_Passing):
     """A request sent again: its first answer (the seq it was applied at, or its refusal)."""
 
     first: Answer
     request: RequestId | None
 
-    @property
-    def stored(self) -> bool:
-        return False
-
 
 @dataclass(frozen=True, slots=True)
-class Began:
+class Began(_Kept):
     """A game dealt: stored (the room and the game's header), then begun in the room."""
 
     start: GameStart
     request: RequestId | None
     rated: tuple[dict[str, str], ...] | None = None
 
-    @property
-    def stored(self) -> bool:
-        return True
+
+@dataclass(frozen=True, slots=True)
+class Seated(_Kept):
+    """A person seated as planned; stored before the seat is theirs."""
+
+    taking: SeatTaking
+
+
+@dataclass(frozen=True, slots=True)
+class Entered(_Passing):
+    """A connection came in at ``seat`` (None: a spectator); ``returned``: its player had
+    been away (a bot standing in for them stops)."""
+
+    seat: int | None
+    returned: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,66 +359,57 @@ class SeatLeft:
 
 
 @dataclass(frozen=True, slots=True)
-class HostPassed:
+class Said(_Passing):
+    """A chat line, kept in the room's recent chat (not stored)."""
+
+    #: As the room is told it (its spaces made single, the time it was said).
+    line: ChatLine
+
+
+@dataclass(frozen=True, slots=True)
+class HostPassed(_Kept):
     """The host's rights pass to the person at ``seat``."""
 
     seat: int
+    #: What the room keeps of its host: the seat's token's hash (it gives the rights back) and the name.
     token_hash: str
     name: str | None
 
-    @property
-    def stored(self) -> bool:
-        return True
+
+@dataclass(frozen=True, slots=True)
+class LiveShown(_Passing):
+    """The table the player whose turn it is shows while arranging it; the turn's end takes it away."""
+
+    #: As the others are shown it, with the number of moves it was shown after (a stale one is not shown).
+    update: LiveTableUpdate
 
 
 @dataclass(frozen=True, slots=True)
-class Muted:
+class Muted(_Kept):
+    """A participant's chat muted (``muted``) or heard again, by name, for the whole room."""
+
     name: str
     muted: bool
 
-    @property
-    def stored(self) -> bool:
-        return True
-
 
 @dataclass(frozen=True, slots=True)
-class Said:
-    """A chat line, kept in the room's recent chat (not stored)."""
+class BotsSeated(_Kept):
+    """Computers of ``level`` in every free person seat."""
 
-    line: ChatLine
-
-    @property
-    def stored(self) -> bool:
-        return False
-
-
-@dataclass(frozen=True, slots=True)
-class LiveShown:
-    update: LiveTableUpdate
-
-    @property
-    def stored(self) -> bool:
-        return False
-
-
-@dataclass(frozen=True, slots=True)
-class BotsSeated:
+    #: One of the bots' levels (``tilerummy.bots.LEVELS``), as the room's options chose it.
     level: str
 
-    @property
-    def stored(self) -> bool:
-        return True
+
+@dataclass(frozen=True, slots=True)
+class CatchingUp(_Passing):
+    """The room's players hear that the server is catching up (``behind``: its writes
+    fail and are tried again) or has caught up."""
+
+    behind: bool
 
 
 @dataclass(frozen=True, slots=True)
-class Closed:
-    @property
-    def stored(self) -> bool:
-        return True
-
-
-@dataclass(frozen=True, slots=True)
-class Restored:
+class Restored(_Passing):
     """The room's game as replayed; nothing is stored (it comes from the store)."""
 
     game: Game
@@ -365,18 +417,15 @@ class Restored:
     last_seq: int
     answers: tuple[tuple[int, RequestId, int, int], ...]
 
-    @property
-    def stored(self) -> bool:
-        return False
+
+@dataclass(frozen=True, slots=True)
+class Closed(_Kept):
+    """The room is closed (stored as such); the shell stops serving it."""
 
 
 @dataclass(frozen=True, slots=True)
-class GameLost:
+class GameLost(_Passing):
     """The room's game is missing from the store: the room is open again."""
-
-    @property
-    def stored(self) -> bool:
-        return False
 
 
 Event = (
@@ -384,6 +433,8 @@ Event = (
     | Refused
     | Repeated
     | Began
+    | Seated
+    | Entered
     | SeatLeft
     | HostPassed
     | Muted
@@ -391,6 +442,7 @@ Event = (
     | LiveShown
     | BotsSeated
     | Closed
+    | CatchingUp
     | Restored
     | GameLost
 )
@@ -407,6 +459,14 @@ def decide(room: Room, command: Command) -> list[Event]:
         return _decide_clock(room, command.now)
     if isinstance(command, Begin):
         return _decide_begin(room, command)
+    if isinstance(command, TakeSeat):
+        try:
+            return [Seated(room.plan_seat(command.name, command.token, command.at, command.profile))]
+        except RoomError as error:
+            return [_refused(error.reason, error.detail)]
+    if isinstance(command, Enter):
+        returned = command.seat is not None and room.seats[command.seat].away_since is not None
+        return [Entered(command.seat, returned)]
     if isinstance(command, Leave):
         return _decide_leave(room, command)
     if isinstance(command, PassHost):
@@ -424,6 +484,8 @@ def decide(room: Room, command: Command) -> list[Event]:
         return [BotsSeated(command.level)] if free else []
     if isinstance(command, Close):
         return [Closed()]
+    if isinstance(command, Written):
+        return [] if room.catching_up != command.ok else [CatchingUp(behind=not command.ok)]
     if command.game is None:
         return [GameLost()]
     return [Restored(command.game, command.fairness, command.last_seq, command.answers)]
@@ -453,6 +515,15 @@ def apply(room: Room, event: Event) -> Room:
         room.live = None
     elif isinstance(event, Refused) and event.seat is not None:
         _remember(room, event.seat, event.request, event.made_at, Answer(reason=event.reason, detail=event.detail))
+    elif isinstance(event, Seated):
+        room.seat(event.taking)
+    elif isinstance(event, Entered):
+        if event.seat is None:
+            room.spectators += 1
+        else:
+            seat = room.seats[event.seat]
+            seat.connections += 1
+            seat.away_since = None
     elif isinstance(event, SeatLeft):
         _apply_leave(room, event)
     elif isinstance(event, HostPassed):
@@ -468,11 +539,23 @@ def apply(room: Room, event: Event) -> Room:
         room.live = event.update
     elif isinstance(event, BotsSeated):
         room.seat_bots(event.level)
+    elif isinstance(event, CatchingUp):
+        room.catching_up = event.behind
     elif isinstance(event, Restored):
         _apply_restored(room, event)
     elif isinstance(event, GameLost):
         room.status, room.game_id, room.game = "open", None, None
     return room
+
+
+def at_once(room: Room, command: Enter | Leave | Written) -> list[Event]:
+    """Decide and apply at once a command whose events are never stored (a connection coming,
+    a connection replaced, how a write went: none of it is kept); its events."""
+    events = decide(room, command)
+    for event in events:
+        assert not event.stored, event
+        apply(room, event)
+    return events
 
 
 def only(events: list[Event]) -> Event:
@@ -496,7 +579,7 @@ def data_after(room: Room, events: list[Event]) -> dict[str, Any]:
     for seat, original in zip(planned.seats, room.seats, strict=True):
         seat.connections = original.connections
     for event in events:
-        if isinstance(event, SeatLeft | HostPassed | Muted | BotsSeated):
+        if isinstance(event, Seated | SeatLeft | HostPassed | Muted | BotsSeated):
             apply(planned, event)
     return planned.to_data()
 

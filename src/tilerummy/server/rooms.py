@@ -286,7 +286,8 @@ class Room:
         return next((seat for seat in self.seats if seat.kind == "person" and seat.name is None), None)
 
     def take_seat(self, name: str, token: str, now: float = 0.0, profile: str | None = None) -> Seat:
-        """Seat a person in the first free person seat.
+        """Seat a person in the first free person seat at once (a room being built, not served:
+        the server seats people through the room core's ``TakeSeat``).
 
         :raises RoomError: when the game has begun or every seat is taken.
         """
@@ -308,14 +309,6 @@ class Room:
         seat.name, seat.token_hash, seat.seated_at = seating.name, seating.token_hash, seating.seated_at
         seat.profile = seating.profile
         return seat
-
-    def data_after_seating(self, seating: SeatTaking) -> dict[str, Any]:
-        """The room as stored once the person planned is seated."""
-        data = self.to_data()
-        data["seats"][seating.index].update(
-            name=seating.name, token_hash=seating.token_hash, seated_at=seating.seated_at, profile=seating.profile
-        )
-        return data
 
     def check_seat_free(self) -> None:
         """:raises RoomError: when the game has begun or every seat is taken."""

@@ -11,7 +11,6 @@ from typing import Protocol
 
 from ..fairness import new_salt, new_seed
 from ..ratings import BOT_RATINGS
-from .broadcast import Broadcast
 from .clock import Clock
 from .gate import CLOSE_REPLACED, limited_per_address
 from .limits import ServerLimits, TokenBucket
@@ -35,19 +34,25 @@ from .room_core import (
     Began,
     Begin,
     Close,
+    Enter,
+    Entered,
     HostPassed,
     Leave,
     PassHost,
     Refused,
     SeatBots,
+    Seated,
     SeatLeft,
+    TakeSeat,
     apply,
+    at_once,
     decide,
     next_seq,
+    only,
 )
 from .rooms import Room, RoomError, Seat, new_room_code, new_token
 from .store import Change, NewGame, StoreError
-from .turns import Turns
+from .turns import Broadcast, Turns
 
 #: Quick match seats players whose ratings are this close, then this much further for every
 #: second the room has waited, and after ``QUICK_BOTS_SECONDS`` computers take the free seats.
@@ -115,7 +120,13 @@ class Seating:
         room = Room.create(code or await self.new_code(), message, token, member.name, now)
         # Told, not silent: a connection is in one room at a time.
         await self.leave(member, explicit=True, reply_to=None, quiet=member.room is None)
-        seat = room.take_seat(member.name, token, now, member.profile_id) if room.free_seat() is not None else None
+        seat = None
+        if room.free_seat() is not None:
+            # The new room is stored whole below, its first seat taken.
+            seated = only(decide(room, TakeSeat(member.name, token, now, member.profile_id)))
+            assert isinstance(seated, Seated)
+            apply(room, seated)
+            seat = room.seats[seated.taking.index]
         hub.rooms[room.code] = room
         hub.runtime[room.code] = RoomRuntime(creator_address=member.address)
         try:
@@ -191,12 +202,12 @@ class Seating:
                     self._replace(room, seat)
             elif role == "player":
                 given_token = chosen or new_token()
-                now = self.hub.clock()
                 # Stored first, then seated: a write that fails leaves the seat free.
-                taking = room.plan_seat(member.name, given_token, now, member.profile_id)
-                data = room.data_after_seating(taking)
-                await self.hub.write(Change(room=(room.code, room.status, data, now)), room=room.code)
-                seat = room.seat(taking)
+                [seated] = await self.hub.turns.run(
+                    room, TakeSeat(member.name, given_token, self.hub.clock(), member.profile_id)
+                )
+                assert isinstance(seated, Seated)
+                seat = room.seats[seated.taking.index]
             self._enter(member, room, seat, host=host)
             if room.status != "playing":
                 await self.pass_host_if_gone(room)
@@ -291,7 +302,8 @@ class Seating:
         runtime = self.hub.runtime[room.code]
         for other in [other for other in runtime.members if other.seat == seat.index]:
             runtime.members.discard(other)
-            seat.connections = max(0, seat.connections - 1)
+            # Gone at once: the newcomer is in the seat.
+            at_once(room, Leave(seat.index, explicit=False, at=self.hub.clock(), keep=True))
             other.room, other.seat, other.host = None, None, False
             other.send(refusal("replaced", "your seat was taken by another connection with its token"))
             other.outbox.close(CLOSE_REPLACED, "replaced")
@@ -320,12 +332,11 @@ class Seating:
         runtime = hub.runtime[room.code]
         runtime.members.add(member)
         runtime.idle_since = None
+        [entered] = at_once(room, Enter(None if seat is None else seat.index))
         if seat is None:
-            room.spectators += 1
             return
-        seat.connections += 1
-        returned = seat.away_since is not None
-        seat.away_since = None
+        assert isinstance(entered, Entered)
+        returned = entered.returned
         grace_timer = runtime.grace_timers.pop(seat.index, None)
         if grace_timer is not None:
             grace_timer.cancel()

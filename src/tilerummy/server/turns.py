@@ -1,5 +1,9 @@
-"""Turns and the clock, the shell around the room core (:mod:`.room_core`): a command
-decided, its events stored, then applied and announced; deadlines, timeouts and stand-ins.
+"""The room's shell around its core (:mod:`.room_core`): a command decided, its events
+stored, then applied and told to everyone in the room; the turn's clock, timeouts and stand-ins.
+
+What a room is told (:class:`Broadcast`): each ``room`` and ``game`` message takes the
+room's next sequence number, so a client that sees one skipped knows it missed something.
+Each member gets a game event with its own seat's view, and nobody else's.
 
 Everything that changes a game happens under its room's lock and in this
 order: the core decides what the command leads to (the room unchanged), the
@@ -16,11 +20,21 @@ import logging
 from collections.abc import Coroutine
 from typing import Any, Protocol
 
+from ..game import Game, Play, Timeout
 from ..errors import Reason
-from .broadcast import Broadcast
 from .clock import Clock, Timers
 from .members import Member, RoomRuntime, refusal
-from .protocol import DrawTile, GameEventInfo, PassTurn, PlayTable
+from .protocol import (
+    DrawTile,
+    GameEvent,
+    GameEventInfo,
+    PassTurn,
+    PastMove,
+    PlayTable,
+    RequestId,
+    RoomUpdate,
+    Snapshot,
+)
 from .rated_games import finish_work
 from .room_core import (
     Act,
@@ -32,9 +46,12 @@ from .room_core import (
     Event,
     Refused,
     Repeated,
+    Written,
     apply,
+    at_once,
     data_after,
     decide,
+    next_seq,
 )
 from .rooms import Room, RoomError, Seat
 from .store import Change, FinishedGame, NewAction, RoomHeldElsewhere, StoreError
@@ -52,6 +69,98 @@ RETRY_LONGEST_SECONDS = 16.0
 def retry_delay(failures: int) -> float:
     """How long the room waits after ``failures`` failed writes in a row (1 or more)."""
     return min(RETRY_LONGEST_SECONDS, RETRY_FIRST_SECONDS * 2.0 ** min(failures - 1, 16))
+
+
+class Audience(Protocol):
+    """What telling needs: the time, and who is in a room."""
+
+    clock: Clock
+
+    def members(self, room: Room) -> set[Member]: ...
+
+
+def history(game: Game | None) -> list[PastMove]:
+    """The game's actions so far as everyone saw them, for the move log of someone who arrives (or
+    reloads) during the game: a play's table after it, each draw's count (a timeout draws the penalty,
+    or what the pool had left)."""
+    if game is None:
+        return []
+    moves: list[PastMove] = []
+    pool = len(game.deal.pool)
+    for action in game.actions:
+        if isinstance(action, Play):
+            table = [str(meld).split() for meld in action.table] if not isinstance(action.table, str) else None
+            moves.append(PastMove(kind="play", seat=action.seat, table=table))
+            continue
+        drawn = 0
+        if action.kind == "draw":
+            drawn = min(1, pool)
+        elif isinstance(action, Timeout):
+            drawn = min(game.rules.timeout_penalty, pool)
+        pool -= drawn
+        moves.append(PastMove(kind=action.kind, seat=action.seat, drawn=drawn))
+    return moves
+
+
+class Broadcast:
+    def __init__(self, hub: Audience) -> None:
+        self.hub = hub
+
+    def snapshot(self, member: Member, room: Room, reply_to: RequestId | None) -> None:
+        """Everything the member may see of the room now, and the live table if one is shown."""
+        now = self.hub.clock()
+        member.send(
+            Snapshot(
+                seq=room.seq,
+                now=now,
+                room=room.state(now),
+                game=room.game_state(member.seat),
+                chat=list(room.chat),
+                history=history(room.game),
+                reply_to=reply_to,
+            )
+        )
+        if room.live is not None and room.game is not None and room.live.moves == len(room.game.actions):
+            member.send(room.live)
+
+    def room(
+        self,
+        room: Room,
+        *,
+        but: Member | None = None,
+        replier: Member | None = None,
+        reply_to: RequestId | None = None,
+    ) -> None:
+        """The room's new state, to everyone in it (but ``but``); ``replier`` gets it as its answer."""
+        update = RoomUpdate(seq=next_seq(room), room=room.state(self.hub.clock()))
+        text = update.model_dump_json()
+        for member in self.hub.members(room):
+            if member is replier:
+                member.send(update.model_copy(update={"reply_to": reply_to}))
+            elif member is not but:
+                member.outbox.send(text)
+
+    def game(self, room: Room, info: GameEventInfo, *, reply_to: RequestId | None, replier: Member | None) -> None:
+        """Each member gets the event with their own seat's view (encoded once per seat)."""
+        now = self.hub.clock()
+        by_seat: dict[int | None, tuple[GameEvent, str]] = {}
+        for member in self.hub.members(room):
+            encoded = by_seat.get(member.seat)
+            if encoded is None:
+                state = room.game_state(member.seat)
+                assert state is not None
+                event = GameEvent(seq=room.seq, now=now, event=info, game=state)
+                encoded = by_seat[member.seat] = (event, event.model_dump_json())
+            if member is replier:
+                member.send(encoded[0].model_copy(update={"reply_to": reply_to}))
+            else:
+                member.outbox.send(encoded[1])
+
+    def to_others(self, room: Room, member: Member, text: str) -> None:
+        """A message already encoded, to everyone in the room but its sender."""
+        for other in self.hub.members(room):
+            if other is not member:
+                other.outbox.send(text)
 
 
 class BotPlayer(Protocol):
@@ -137,10 +246,10 @@ class Turns:
                     self._fell_behind(room)
                 return False
             apply(room, event)
-            caught_up = self._writes_again(room)
+            self._writes_again(room)
+            caught_up = at_once(room, Written(ok=True))
             self._announce(room, event, member)
             if caught_up:
-                room.catching_up = False
                 self.hub.tell.room(room)
             applied = True
         return applied
@@ -153,18 +262,16 @@ class Turns:
             return
         runtime.failed_writes += 1
         runtime.retry_at = self.hub.clock() + retry_delay(runtime.failed_writes)
-        if not room.catching_up:
-            room.catching_up = True
+        if at_once(room, Written(ok=False)):
             self.hub.tell.room(room)
         self.schedule(room)
 
-    def _writes_again(self, room: Room) -> bool:
-        """A write succeeded: the back-off is over. Whether the room was catching up
-        (it hears that it no longer is once the change is announced)."""
+    def _writes_again(self, room: Room) -> None:
+        """A write succeeded: the back-off is over (the room hears it has caught up once the
+        change is announced)."""
         runtime = self.hub.runtime.get(room.code)
         if runtime is not None:
             runtime.failed_writes, runtime.retry_at = 0, None
-        return room.catching_up
 
     def _change(self, room: Room, event: Applied) -> Change:
         """What storing the event writes: the action, and the room and its result when the action ends the game."""
