@@ -25,7 +25,7 @@ from tilerummy.errors import InvalidMeld
 from tilerummy.game import Game
 from tilerummy.records import GameRecord
 from tilerummy.rules import Rules
-from tilerummy.server.broadcast import history
+from tilerummy.server.turns import history
 from tilerummy.tiles import NUMBERED_TILES
 
 from .clusterkit import new_prefix, postgres_schema, redis_url

@@ -20,8 +20,8 @@ import logging
 from collections.abc import Coroutine
 from typing import Any, Protocol
 
-from ..game import Game, Play, Timeout
 from ..errors import Reason
+from ..game import Game, Play, Timeout
 from .clock import Clock, Timers
 from .members import Member, RoomRuntime, refusal
 from .protocol import (
