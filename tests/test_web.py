@@ -831,6 +831,33 @@ def test_a_watcher_and_a_reloaded_player_see_the_whole_move_log_and_chat(
     watcher.context.close()
 
 
+@pytest.mark.parametrize("size", [{"width": 360, "height": 640}, {"width": 844, "height": 390}], ids=["small", "sideways"])
+def test_the_chat_on_a_small_phone_or_one_held_sideways_leaves_the_game_in_view(
+    server: ThreadedServer, browser: Browser, size: ViewportSize
+) -> None:
+    page = _page(browser, size, touch=True)
+    page.goto(f"{server.url}/?bot_delay=0.05")
+    page.fill("#name", "Ana")
+    page.select_option("#bots", "3")
+    page.click("#play-bots")
+    page.wait_for_selector(".rack .tile")
+    page.locator("#chat-button").tap()
+    page.fill("#chat-text", "hi all")
+    page.locator("#chat-send").tap()
+    expect(page.locator("#chat-lines .chat-line")).to_have_count(1)
+    boxes = page.evaluate(CHAT_CLEARANCE_JS)
+    if size["height"] < 560:
+        # Sideways there is no height for a sheet: the chat is a column at the right, the game beside it.
+        assert boxes["chat"]["left"] > size["width"] / 2 and boxes["chat"]["top"] == 0, boxes
+        for name in ("rack", "draw", "end", "table"):
+            assert boxes[name]["right"] <= boxes["chat"]["left"] + 0.5, (name, boxes)
+    else:
+        _clear_of_the_chat(page)
+    screenshot(page, f"chat-{size['width']}x{size['height']}")
+    _no_page_errors(page)
+    page.context.close()
+
+
 def test_chat_reaches_the_players_of_one_room_on_two_processes_of_a_cluster(browser: Browser, tmp_path: Path) -> None:
     redis = redis_url()
     cluster = ["--redis", redis, "--cluster-name", new_prefix()]
