@@ -831,7 +831,9 @@ def test_a_watcher_and_a_reloaded_player_see_the_whole_move_log_and_chat(
     watcher.context.close()
 
 
-@pytest.mark.parametrize("size", [{"width": 360, "height": 640}, {"width": 844, "height": 390}], ids=["small", "sideways"])
+@pytest.mark.parametrize(
+    "size", [{"width": 360, "height": 640}, {"width": 844, "height": 390}], ids=["small", "sideways"]
+)
 def test_the_chat_on_a_small_phone_or_one_held_sideways_leaves_the_game_in_view(
     server: ThreadedServer, browser: Browser, size: ViewportSize
 ) -> None:
