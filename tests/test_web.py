@@ -831,6 +831,62 @@ def test_a_watcher_and_a_reloaded_player_see_the_whole_move_log_and_chat(
     watcher.context.close()
 
 
+@pytest.mark.parametrize(
+    "size", [{"width": 360, "height": 640}, {"width": 844, "height": 390}], ids=["small", "sideways"]
+)
+def test_the_chat_on_a_small_phone_or_one_held_sideways_leaves_the_game_in_view(
+    server: ThreadedServer, browser: Browser, size: ViewportSize
+) -> None:
+    page = _page(browser, size, touch=True)
+    page.goto(f"{server.url}/?bot_delay=0.05")
+    page.fill("#name", "Ana")
+    page.select_option("#bots", "3")
+    page.click("#play-bots")
+    page.wait_for_selector(".rack .tile")
+    page.locator("#chat-button").tap()
+    page.fill("#chat-text", "hi all")
+    page.locator("#chat-send").tap()
+    expect(page.locator("#chat-lines .chat-line")).to_have_count(1)
+    boxes = page.evaluate(CHAT_CLEARANCE_JS)
+    if size["height"] < 560:
+        # Sideways there is no height for a sheet: the chat is a column at the right, the game beside it.
+        assert boxes["chat"]["left"] > size["width"] / 2 and boxes["chat"]["top"] == 0, boxes
+        for name in ("rack", "draw", "end", "table"):
+            assert boxes[name]["right"] <= boxes["chat"]["left"] + 0.5, (name, boxes)
+    else:
+        _clear_of_the_chat(page)
+    screenshot(page, f"chat-{size['width']}x{size['height']}")
+    _no_page_errors(page)
+    page.context.close()
+
+
+def test_an_invite_opened_after_a_look_at_the_home_page_shows_whose_room_it_is(
+    server: ThreadedServer, browser: Browser
+) -> None:
+    host = Client(server, "Hal")
+    host.create([{"kind": "person"}, {"kind": "person"}], public=False)
+    page = _page(browser, PHONE, touch=True)
+    # The home page makes up a name ("Player 123") for its name field; that is no choice of the person's.
+    page.goto(server.url)
+    made_up = page.input_value("#name")
+    assert re.fullmatch(r"Player \d{3}", made_up), made_up
+    page.goto(f"{server.url}/r/{host.code}")
+    expect(page.locator("#invite-host")).to_contain_text("Hal")
+    expect(page.locator("#join-invite")).to_be_visible()
+    page.fill("#name", "Ivo")
+    page.click("#join-invite")
+    expect(page.locator(".seats")).to_contain_text("Ivo")
+    # A name the person chose joins the next invite at once.
+    other = Client(server, "Hana")
+    other.create([{"kind": "person"}, {"kind": "person"}], public=False)
+    page.goto(f"{server.url}/r/{other.code}")
+    expect(page.locator(".seats")).to_contain_text("Ivo")
+    _no_page_errors(page)
+    host.close()
+    other.close()
+    page.context.close()
+
+
 def test_chat_reaches_the_players_of_one_room_on_two_processes_of_a_cluster(browser: Browser, tmp_path: Path) -> None:
     redis = redis_url()
     cluster = ["--redis", redis, "--cluster-name", new_prefix()]
@@ -1337,8 +1393,10 @@ def test_every_page_fits_and_speaks_every_language(
         _texts_fit_and_speak(page, language, "final table")
         screenshot(page, f"final-table-{language}-{size}")
 
-    # The finished game's room, watched: the result and its scores.
+    # The finished game's room, watched: the result and its scores (the page's name is one it made up,
+    # so the invite's page comes first, offering to watch).
     page.goto(f"{server.url}/r/{finished_game.split('-')[0]}")
+    page.click("#join-invite")
     expect(page.locator("#scores")).to_be_visible()
     # The match's totals after its first round, and the wait for the next one.
     expect(page.locator("#match-totals tbody tr")).to_have_count(2)

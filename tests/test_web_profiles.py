@@ -45,6 +45,9 @@ def test_a_profile_is_made_signed_in_elsewhere_and_rated_against_the_computer(
     first.evaluate("localStorage.setItem('tilerummy.tutorial', '1')")
     first.goto(server.url)
     first.fill("#profile-name", name)
+    # A name is shown as it is typed (a room's code and a recovery code, in capitals).
+    assert first.eval_on_selector("#profile-name", "field => getComputedStyle(field).textTransform") == "none"
+    assert first.eval_on_selector("#recovery-code", "field => getComputedStyle(field).textTransform") == "uppercase"
     first.click("#create-profile")
     code = first.locator("#recovery-value").inner_text()
     screenshot(first, f"profile-code-{size}")
@@ -92,8 +95,22 @@ def test_a_profile_is_made_signed_in_elsewhere_and_rated_against_the_computer(
     for language in LANGUAGES:
         _speak(second, language)
         _texts_fit_and_speak(second, language, f"player page, {size}")
+        screenshot(second, f"player-{language}-{size}")
+        # The table of games fits its panel (which would scroll it sideways, cutting the replay's link).
+        assert second.evaluate(PANEL_FITS_JS, "#player-page"), (language, size)
         _speak(first, language)
         _texts_fit_and_speak(first, language, f"leaderboard, {size}")
+        screenshot(first, f"leaderboard-{language}-{size}")
+        assert first.evaluate(PANEL_FITS_JS, "#leaderboard"), (language, size)
+    # Neither page is a dead end: the player's page leads to the leaderboard, which leads home.
+    _speak(second, "en")
+    second.click("#page-leaderboard")
+    expect(second.locator("#bot-ratings")).to_be_visible()
+    second.click("#page-home")
+    expect(second.locator("#profile-panel")).to_be_visible()
+    second.go_back()
+    second.go_back()
+    expect(second.locator("#player-figures")).to_be_visible()
 
     # A new name, taken on the second browser, is the profile's on the first too.
     second.goto(server.url)
@@ -117,7 +134,15 @@ def test_a_profile_is_made_signed_in_elsewhere_and_rated_against_the_computer(
     for language in LANGUAGES:
         _speak(second, language)
         _texts_fit_and_speak(second, language, f"home with a profile, {size}")
+        screenshot(second, f"home-profile-{language}-{size}")
     _no_page_errors(first, second)
+
+
+#: Whether a page's panel holds its content without scrolling it sideways.
+PANEL_FITS_JS = """(page) => {
+    const panel = document.querySelector(`${page} .page-panel`);
+    return panel.scrollWidth <= panel.clientWidth + 1;
+}"""
 
 
 def _profile_page(browser: Browser, server: ThreadedServer, name: str) -> Page:

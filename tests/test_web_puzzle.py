@@ -4,6 +4,8 @@ speaks every language at both sizes."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, expect
 
@@ -35,8 +37,14 @@ def test_todays_puzzle_is_played_on_the_game_screen_and_its_answer_shown(
     for language in LANGUAGES:
         _speak(page, language)
         _texts_fit_and_speak(page, language, f"puzzle, {size}")
+        # The day is written as the language writes a date, not as the server's 2026-12-04.
+        day = page.inner_text("#puzzle .lesson-step")
+        assert re.search(r"\b20\d\d\b", day) and not re.search(r"\d{4}-\d\d-\d\d", day), (language, day)
+        screenshot(page, f"puzzle-{language}-{size}")
     _speak(page, "en")
-    page.click("#draw")
+    # Nothing to draw in a puzzle: no such button, and the prompt says what to do.
+    expect(page.locator("#draw")).to_have_count(0)
+    expect(page.locator("#turn-reason")).to_have_text("Place tiles from your rack, then press End turn")
     page.click("#puzzle-give-up")
     expect(page.locator("#puzzle-answer")).to_contain_text("The answer:")
     expect(page.locator("#puzzle-rating")).to_contain_text("Your puzzle rating is now")
@@ -45,6 +53,7 @@ def test_todays_puzzle_is_played_on_the_game_screen_and_its_answer_shown(
     for language in LANGUAGES:
         _speak(page, language)
         _texts_fit_and_speak(page, language, f"puzzle answered, {size}")
+        screenshot(page, f"puzzle-answer-{language}-{size}")
     _speak(page, "en")
     page.click("#puzzle-another")
     expect(page.locator("#puzzle .lesson-step")).to_contain_text("Practice puzzle")

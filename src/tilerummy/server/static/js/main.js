@@ -55,6 +55,11 @@ function defaultName() {
   return `${t("default_name")} ${Math.floor(100 + Math.random() * 900)}`;
 }
 
+// A name the page made up ("Player 123"), not one the person chose.
+function madeUpName(name) {
+  return name.startsWith(`${t("default_name")} `) && /^\d{3}$/.test(name.slice(t("default_name").length + 1));
+}
+
 // --- The connection ----------------------------------------------------------
 
 function connect() {
@@ -202,7 +207,8 @@ function route() {
     const code = room[1].toUpperCase();
     if (state.code === code) show();
     // The invite's page stays up over a change of language (its name field gives the page a name).
-    else if (savedSeats()[code] || (state.name && state.prompted !== code)) joinRoom(code);
+    // A name the page made up on an earlier visit is no choice: the invite's page shows whose room it is first.
+    else if (savedSeats()[code] || (state.name && !madeUpName(state.name) && state.prompted !== code)) joinRoom(code);
     else showNamePrompt(code);
   } else if (replay) {
     leaveScreen();

@@ -174,6 +174,17 @@ function fill(element, ...children) {
   element.replaceChildren(...children.filter((child) => child != null));
 }
 
+// The way on from the leaderboard and a player's page: home, and the other of the two.
+function pageLinks(navigate, { leaderboard = false } = {}) {
+  const go = (path) => (event) => (event.preventDefault(), navigate(path));
+  return h(
+    "p",
+    { class: "page-links" },
+    h("a", { class: "button secondary", id: "page-home", href: "/", onclick: go("/") }, t("home")),
+    leaderboard ? h("a", { class: "button secondary", id: "page-leaderboard", href: "/leaderboard", onclick: go("/leaderboard") }, t("leaderboard_title")) : null,
+  );
+}
+
 // The leaderboard: players past their provisional games, the bots' published ratings, your place.
 export async function showLeaderboard(app, header, navigate) {
   const main = h("section", { class: "panel page-panel" }, h("h1", {}, t("leaderboard_title")), h("p", { class: "muted" }, t("profile_loading")));
@@ -181,7 +192,7 @@ export async function showLeaderboard(app, header, navigate) {
   const profile = savedProfile();
   const { ok, data } = await api("/api/leaderboard", { key: profile?.key });
   if (!ok) {
-    main.replaceChildren(h("h1", {}, t("leaderboard_title")), h("p", {}, errorText(data)));
+    main.replaceChildren(h("h1", {}, t("leaderboard_title")), h("p", {}, errorText(data)), pageLinks(navigate));
     return;
   }
   const link = (name) => h("a", { href: `/players/${encodeURIComponent(name)}`, onclick: (event) => (event.preventDefault(), navigate(`/players/${encodeURIComponent(name)}`)) }, name);
@@ -199,6 +210,7 @@ export async function showLeaderboard(app, header, navigate) {
       : h("p", { class: "muted" }, t("leaderboard_empty", { n: data.provisional_games })),
     h("h2", {}, t("leaderboard_bots")),
     h("table", { class: "board", id: "bot-ratings" }, h("tbody", {}, data.bots.map((bot) => h("tr", {}, h("td", {}, t(`level_${bot.level}`)), h("td", {}, bot.rating))))),
+    pageLinks(navigate),
   );
 }
 
@@ -208,7 +220,7 @@ export async function showPlayer(app, header, navigate, name) {
   app.replaceChildren(header(), h("main", { class: "home", id: "player-page" }, main));
   const { ok, data } = await api(`/api/profiles/${encodeURIComponent(name)}`);
   if (!ok) {
-    main.replaceChildren(h("h1", {}, name), h("p", {}, errorText(data)));
+    main.replaceChildren(h("h1", {}, name), h("p", {}, errorText(data)), pageLinks(navigate, { leaderboard: true }));
     return;
   }
   const standing = data.standing;
@@ -232,16 +244,25 @@ export async function showPlayer(app, header, navigate, name) {
       ? h(
           "table",
           { class: "board", id: "player-games" },
-          h("thead", {}, h("tr", {}, [t("board_date"), t("board_place"), t("board_score"), t("board_rating"), ""].map((text) => h("th", {}, text)))),
+          h("thead", {}, h("tr", {}, [t("board_date"), t("board_place"), t("board_score"), t("board_rating")].map((text) => h("th", {}, text)))),
           h(
             "tbody",
             {},
             [...data.games].reverse().map((game) =>
-              h("tr", {}, h("td", {}, when(game.at)), h("td", {}, `${game.place + 1} / ${game.players}`), h("td", {}, game.score), h("td", {}, game.rating), h("td", {}, h("a", { href: game.replay, onclick: (event) => (event.preventDefault(), navigate(game.replay)) }, t("watch_replay")))),
+              // The replay's link under the date: a column of its own would not fit a phone in every language.
+              h(
+                "tr",
+                {},
+                h("td", {}, when(game.at), h("br"), h("a", { class: "replay-link", href: game.replay, onclick: (event) => (event.preventDefault(), navigate(game.replay)) }, t("watch_replay"))),
+                h("td", {}, `${game.place + 1} / ${game.players}`),
+                h("td", {}, game.score),
+                h("td", {}, game.rating),
+              ),
             ),
           ),
         )
       : null,
+    pageLinks(navigate, { leaderboard: true }),
   );
 }
 

@@ -59,6 +59,18 @@ export class PuzzleScreen extends GameScreen {
     return super.statusLine(check);
   }
 
+  // A puzzle has no pool: nothing to draw or pass, and the turn's prompt says only what to do.
+  check() {
+    const check = super.check();
+    return check.reason === t("reason_nothing_placed") ? { ...check, reason: t("puzzle_nothing_placed") } : check;
+  }
+
+  actions(check) {
+    const bar = super.actions(check);
+    bar.querySelector("#draw")?.remove();
+    return bar;
+  }
+
   sendLive() {}
 
   moveLog() {
@@ -127,7 +139,7 @@ export class PuzzleScreen extends GameScreen {
         "p",
         { class: "lesson-step" },
         this.puzzle.date
-          ? t("puzzle_of_the_day", { date: this.puzzle.date, level: this.puzzle.level, rating: this.puzzle.rating })
+          ? t("puzzle_of_the_day", { date: dayName(this.puzzle.date), level: this.puzzle.level, rating: this.puzzle.rating })
           : t("puzzle_practice", { level: this.puzzle.level, rating: this.puzzle.rating }),
       ),
       h("h2", {}, t("puzzle_title", { n: this.puzzle.best })),
@@ -161,4 +173,11 @@ export async function showPuzzle(app, api, name) {
     return null;
   }
   return new PuzzleScreen(app, api, puzzle, name);
+}
+
+// The puzzle's day ("2026-12-04") as the page's language writes a date ("4 December 2026", "4 de diciembre de 2026").
+function dayName(date) {
+  const day = new Date(`${date}T12:00:00Z`);
+  if (Number.isNaN(day.getTime())) return date;
+  return day.toLocaleDateString(document.documentElement.lang || undefined, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 }
