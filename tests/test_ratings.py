@@ -103,8 +103,9 @@ def test_the_bots_have_published_fixed_ratings() -> None:
     assert bot_rating("hard").mu > bot_rating("greedy").mu > bot_rating("easy").mu
     player, bot = Rater().rate([Rating(), bot_rating("hard")], scores=[50, -50])
     assert bot == bot_rating("hard") and player.mu > Rating().mu
-    with pytest.raises(RatingError, match="'expert' bot has no rating"):
-        bot_rating("expert")
+    assert bot_rating("expert").mu > bot_rating("hard").mu
+    with pytest.raises(RatingError, match="'hoarder' bot has no rating"):
+        bot_rating("hoarder")
 
 
 def test_a_rating_is_provisional_until_enough_games() -> None:

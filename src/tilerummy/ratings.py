@@ -219,13 +219,15 @@ class Rater:
 
 
 #: The bots' fixed ratings, calibrated from 288 arena games of the levels as they play now
-#: (docs/ratings.md). ``network`` (too few games to be sure of) and ``expert`` (seconds a move)
-#: are not calibrated: games against them are not rated.
+#: (``easy`` to ``hard``), and ``network`` and ``expert`` from 338 more against those held
+#: fixed (docs/ratings.md).
 BOT_RATINGS: dict[str, Rating] = {
     "easy": Rating(511.0, 147.0, fixed=True),
     "random": Rating(1295.0, 140.0, fixed=True),
     "greedy": Rating(1500.0, 133.0, fixed=True),
     "hard": Rating(1919.0, 137.0, fixed=True),
+    "network": Rating(1723.0, 120.0, fixed=True),
+    "expert": Rating(2147.0, 124.0, fixed=True),
 }
 
 

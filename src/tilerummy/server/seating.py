@@ -59,8 +59,9 @@ from .turns import Broadcast, Turns
 QUICK_RANGE = 150.0
 QUICK_WIDENING = 15.0
 QUICK_BOTS_SECONDS = 20.0
-#: The computer levels quick match seats: the one whose published rating is nearest the room's.
-QUICK_BOT_LEVELS = ("easy", "greedy", "hard")
+#: The computer levels quick match seats: the one whose published rating is nearest the room's
+#: (``random``, which plays any legal move, is not one an opponent would choose).
+QUICK_BOT_LEVELS = ("easy", "greedy", "hard", "network", "expert")
 #: Open rooms nobody is in, and finished rooms, leave memory after this long idle.
 IDLE_ROOM_SECONDS = 3600.0
 
