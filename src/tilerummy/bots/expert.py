@@ -115,7 +115,9 @@ class Search:
     round's last turn): instead of drawing it lays the play that removes
     the most points (or else the one that lays the most tiles) if, in every one
     of ``stall_worlds`` guessed worlds, it leaves no opponent a table it could
-    go out onto, with its rack now or after its next draw.
+    go out onto, with its rack now or after its next draw. With ``doomed_pool``
+    draws or fewer left to each seat, it lays the most points even where no
+    play is safe (0: never).
     """
 
     horizon: int = 3
@@ -132,6 +134,7 @@ class Search:
     stall_patience: int = 3
     stall_worlds: int = 8
     shed_pool: int = 20
+    doomed_pool: int = 2
 
 
 class ExpertBot:
@@ -265,6 +268,10 @@ class ExpertBot:
         for play in plays:
             if all(_safe(world, view, play.table) for world in worlds):
                 return Candidate(play.table, play.placed)
+        if view.pool_size <= search.doomed_pool * len(view.rack_sizes):
+            # A dry pool is about to be lost: laying the points, even where an
+            # opponent may go out onto them, costs less and may still win.
+            return Candidate(plays[0].table, plays[0].placed)
         return None
 
     def candidates(self, view: PlayerView) -> list[Candidate]:
