@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -15,16 +16,18 @@ from tilerummy.arena.games import GameOutcome
 from tilerummy.arena.report import summarise
 from tilerummy.arena.roundrobin import report_lines, run_round_robin, tables_of
 from tilerummy.bots import LEAGUE, LEVELS, OPPONENTS, make_bot
+from tilerummy.bots.expert import ExpertBot, Search, _safe
 from tilerummy.bots.league import CLOSE_RACK, frozen_network
 from tilerummy.bots.league import LOW_POOL as LURKER_POOL
 from tilerummy.bots.network import DRAW, Candidate, shipped_network
 from tilerummy.bots.partition import could_go_out
-from tilerummy.bots.tempo import HOARD_RACK, LOW_POOL, Tempo, final_turn, hoarding
+from tilerummy.bots.tempo import HOARD_RACK, LOW_POOL, Tempo, final_turn, hoarding, last_word, projected_deficit
+from tilerummy.bots.worlds import World
 from tilerummy.cli import main
 from tilerummy.errors import TilerummyError
 from tilerummy.game import PlayerView
 from tilerummy.melds import Table
-from tilerummy.rules import Rules
+from tilerummy.rules import PoolExhausted, Rules
 from tilerummy.solver import solve
 from tilerummy.tiles import TileSet, parse_tiles
 
@@ -316,3 +319,58 @@ def test_the_arena_counts_the_games_that_end_with_someone_going_out(capsys: pyte
 def test_an_unknown_league_name_is_refused() -> None:
     with pytest.raises(TilerummyError, match="unknown bot level"):
         run_round_robin(["greedy", "wizard"], 2)
+
+
+def stalled_game(rack: str, hoarder_rack: str) -> Game:
+    """Seat 0 has opened with K11 K12 K13; since then both drew three times (seat 0 twice)."""
+    game = scenario([f"K11 K12 K13 {rack}", hoarder_rack])
+    game.play(0, "K11 K12 K13")
+    for _ in range(2):
+        game.draw(1)
+        game.draw(0)
+    game.draw(1)
+    return game
+
+
+def test_the_expert_breaks_a_stall_it_would_lose_with_a_play_no_world_can_use() -> None:
+    hoarder_rack = "R1 B1 Y2 K2 R3 B4 Y5 K6 R7 B8"
+    stall = Search(stall_rack=10, stall_patience=3)
+    behind = stalled_game("R10 R11 R12 B13 Y13 B12 Y12 R9 K9", hoarder_rack)
+    view = behind.view(0)
+    assert hoarding(view, 10, patience=3) and projected_deficit(view) > 0
+    expert = ExpertBot(seed=1, budget=100.0, search=stall)
+    shed = expert.break_stall(view)
+    assert shed is not None and shed.table is not None
+    # The play laid removes points and lets the hoarder's real rack go nowhere.
+    opponent = [piece.tile for piece in behind.rack(1)]
+    found = solve(opponent, shed.table, rules=view.rules, initial_meld_done=False, fewest_changes=False)
+    assert found is None or len(found.placed) < len(opponent)
+    # Ahead (a rack worth less than the hoarder's is likely to be) and with the
+    # round's last turn to come, it holds; without that turn, it lays a tile.
+    ahead = stalled_game("R2 R3 R4 B5 B6", hoarder_rack).view(0)
+    assert projected_deficit(ahead) < 0 and last_word(ahead)
+    assert ExpertBot(seed=1, search=stall).break_stall(ahead) is None
+    second = stalled_game("R2 R3 R4 B5", hoarder_rack).view(0)
+    assert projected_deficit(second) < 0 and not last_word(second)
+    assert ExpertBot(seed=1, search=stall).break_stall(second) is not None
+    # Against an opponent that played on one of its last turns there is no stall.
+    assert ExpertBot(seed=1, search=Search(stall_rack=10, stall_patience=4)).break_stall(view) is None
+    assert ExpertBot(seed=1, search=Search(stall_rack=None)).break_stall(view) is None
+
+
+def test_a_play_is_safe_only_if_no_opponent_could_go_out_onto_it() -> None:
+    world = World([Counter(), Counter(parse_tiles("R13 B1 B2 B3"))], [[], parse_tiles("Y7")])
+    game = scenario(["K1 K2", "K11 K12 K13 R13 B1 B2 B3"])
+    game.draw(0)
+    game.play(1, "K11 K12 K13")
+    view = game.view(0)
+    assert not _safe(world, view, Table.parse("R10 R11 R12"))  # R13 goes onto the run
+    assert _safe(world, view, Table.parse("K10 K11 K12"))
+
+
+def test_the_last_word_goes_to_the_seat_that_would_draw_the_last_tile() -> None:
+    view = scenario(["R1 R2", "B1 B2", "Y1 Y2"], pool_size=7).view(0)
+    assert last_word(view)  # it draws the 1st, 4th and 7th tiles
+    assert not last_word(scenario(["R1 R2", "B1 B2", "Y1 Y2"], pool_size=6).view(0))
+    until_blocked = Rules(pool_exhausted=PoolExhausted.UNTIL_BLOCKED)
+    assert not last_word(scenario(["R1 R2", "B1 B2", "Y1 Y2"], rules=until_blocked, pool_size=7).view(0))

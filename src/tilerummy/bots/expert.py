@@ -45,14 +45,15 @@ from dataclasses import dataclass
 from ..game import Action, PlayerView
 from ..melds import Table
 from ..rules import Rules
-from ..solver import Solution, candidates, solve
+from ..solver import Objective, Solution, candidates, solve
 from ..tiles import Tile
 from ._common import own_rack, play_or_draw
 from .endgame import OutOfTime, RackFits, best_ending, threat
 from .hard import HardBot
 from .holding import holding_back
 from .network import DRAW, Candidate, PolicyNetwork
-from .tempo import final_turn, racing_play
+from .partition import could_go_out
+from .tempo import final_turn, hoarding, last_word, projected_deficit, racing_play
 from .win_model import win_probability
 from .worlds import EVIDENCE_STRENGTH, Draws, World, deal_world, evidence, unseen_tiles
 
@@ -71,6 +72,13 @@ DROP_AT = 2.0
 #: Worlds played before the default may be dropped: a few worlds' spread is
 #: too rough a guess to give up the default on.
 MIN_WORLDS_TO_DROP_DEFAULT = 12
+
+#: The plays a stall is broken with, in order: the one that removes the most points, then the most tiles.
+STALL_OBJECTIVES: tuple[Objective, ...] = ("value", "tiles")
+
+#: A rack that, with the table it may use, holds this many tiles is taken to make sets of them all:
+#: more than half the tile set seldom fails to, and the quick test slows down past it.
+SAFE_TILES = 56
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +106,18 @@ class Search:
     finish in time (None: never count).
     ``threat_worlds``: the guessed worlds in which the count looks for an
     opponent about to go out.
+    ``stall_rack``, ``stall_patience``: a stall is every opponent holding this
+    many tiles or more and drawing on each of its last turns, this many of
+    them (None: the bot never breaks one); with ``shed_pool`` tiles or fewer
+    left in the pool, every game is taken to head for a dry pool. The bot
+    breaks a stall when a dry pool would go to someone else (its rack is
+    likely worth more than the lowest other, or another seat would have the
+    round's last turn): instead of drawing it lays the play that removes
+    the most points (or else the one that lays the most tiles) if, in every one
+    of ``stall_worlds`` guessed worlds, it leaves no opponent a table it could
+    go out onto, with its rack now or after its next draw. With ``doomed_pool``
+    draws or fewer left to each seat, it lays the most points even where no
+    play is safe (0: never).
     """
 
     horizon: int = 3
@@ -110,6 +130,11 @@ class Search:
     contest_rack: int | None = 6
     exact_rack: int | None = 4
     threat_worlds: int = 8
+    stall_rack: int | None = 24
+    stall_patience: int = 3
+    stall_worlds: int = 8
+    shed_pool: int = 20
+    doomed_pool: int = 2
 
 
 class ExpertBot:
@@ -133,6 +158,8 @@ class ExpertBot:
         # The end-game count deals its own worlds, so that counting leaves the
         # search's worlds as they would be without it.
         self._threat_rng = random.Random(f"{seed} threat")
+        # And breaking a stall its own, for the same reason.
+        self._stall_rng = random.Random(f"{seed} stall")
         self.budget = budget
         self.search = search or Search()
         # The time the budget is counted on (tests give one they move themselves).
@@ -146,6 +173,8 @@ class ExpertBot:
         self.worlds_played: list[int] = []
         #: How many moves the exact end-game count decided (for benchmarks).
         self.exact_moves = 0
+        #: How many stalls it broke (for benchmarks).
+        self.stall_moves = 0
 
     def choose(self, view: PlayerView) -> Action:
         started = self._clock()
@@ -157,7 +186,13 @@ class ExpertBot:
             if shed is not None:
                 return play_or_draw(view, shed.table)
         if search.contest_rack is not None and min(view.rack_sizes) > search.contest_rack:
-            return play_or_draw(view, self._default.plan(view).table)
+            chosen = self._default.plan(view)
+            if chosen.table is None:
+                shed = self.break_stall(view)
+                if shed is not None:
+                    self.stall_moves += 1
+                    chosen = shed
+            return play_or_draw(view, chosen.table)
         options = self.candidates(view)
         if len(options) == 1:
             return play_or_draw(view, options[0].table)
@@ -173,8 +208,13 @@ class ExpertBot:
         horizon = search.endgame_horizon if min(view.rack_sizes) <= search.endgame_rack else search.horizon
         # A world counts only once every candidate still racing was played out
         # in it, so that all are compared on the same worlds; with none (no
-        # time), the default.
-        while len(race.alive) > 1 and self._clock() < deadline:
+        # time), the default. A world starts only if one as long as the last
+        # would still end within the budget.
+        last = 0.0
+        while len(race.alive) > 1:
+            begun = self._clock()
+            if begun + last >= deadline:
+                break
             if search.worlds is not None and race.worlds >= search.worlds:
                 break
             world = deal_world(view, unseen, clues, self._rng, strength=search.evidence)
@@ -186,6 +226,7 @@ class ExpertBot:
             if len(outcomes) < len(race.alive):
                 break
             race.record(outcomes)
+            last = self._clock() - begun
         self.worlds_played.append(race.worlds)
         return play_or_draw(view, options[race.choice()].table)
 
@@ -200,6 +241,38 @@ class ExpertBot:
         except OutOfTime:
             return None
         return None if found is None else found[0]
+
+    def break_stall(self, view: PlayerView) -> Candidate | None:
+        """In a stall that a dry pool would lose (see :class:`Search`), the safe play
+        that removes the most points; None otherwise, or when no play is safe."""
+        assert view.seat is not None
+        search = self.search
+        if search.stall_rack is None or not view.melded[view.seat] or not view.pool_size:
+            return None
+        late = view.pool_size <= search.shed_pool
+        if not late and not hoarding(view, search.stall_rack, search.stall_patience):
+            return None
+        if projected_deficit(view) <= 0 and last_word(view):
+            return None
+        rack = own_rack(view)
+        plays = [
+            found
+            for objective in STALL_OBJECTIVES
+            if (found := solve(rack, view.table, rules=view.rules, objective=objective, fewest_changes=False))
+            is not None
+        ]
+        if not plays:
+            return None
+        unseen = unseen_tiles(view)
+        worlds = [deal_world(view, unseen, [], self._stall_rng, strength=0) for _ in range(search.stall_worlds)]
+        for play in plays:
+            if all(_safe(world, view, play.table) for world in worlds):
+                return Candidate(play.table, play.placed)
+        if view.pool_size <= search.doomed_pool * len(view.rack_sizes):
+            # A dry pool is about to be lost: laying the points, even where an
+            # opponent may go out onto them, costs less and may still win.
+            return Candidate(plays[0].table, plays[0].placed)
+        return None
 
     def candidates(self, view: PlayerView) -> list[Candidate]:
         """The plays worth weighing: the network's choice (the default) first;
@@ -282,6 +355,27 @@ class _Race:
         mean = sum(gaps) / len(gaps)
         variance = sum((gap - mean) ** 2 for gap in gaps) / (len(gaps) - 1)
         return mean > errors * math.sqrt(variance / len(gaps))
+
+
+def _safe(world: World, view: PlayerView, table: Table) -> bool:
+    """Whether no opponent in ``world`` could lay its whole rack on ``table``,
+    now or after its next draw (by the quick test, which never says no wrongly);
+    an opponent whose rack and table hold :data:`SAFE_TILES` tiles or more is
+    taken to be able to."""
+    assert view.seat is not None
+    for seat, rack in enumerate(world.racks):
+        if seat == view.seat:
+            continue
+        tiles = list(rack.elements())
+        melded = view.melded[seat]
+        if len(tiles) + 1 + (sum(table.tiles().values()) if melded else 0) >= SAFE_TILES:
+            return False  # too many tiles to test quickly, and likely to make sets
+        if could_go_out(tiles, table, view.rules, melded=melded):
+            return False
+        queue = world.queues[seat]
+        if queue and could_go_out([*tiles, queue[0]], table, view.rules, melded=melded):
+            return False
+    return True
 
 
 def play_out(world: World, view: PlayerView, table: Table | None, placed: tuple[Tile, ...], horizon: int) -> float:

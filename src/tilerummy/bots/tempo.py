@@ -24,9 +24,11 @@ from typing import Protocol
 
 from ..game import Action, PlayerView
 from ..rules import PoolExhausted
+from ..scoring import rack_value
 from ._common import own_rack, play_or_draw
 from ._positions import best_play
 from .network import Candidate, NetworkBot, candidates_of, choose_index
+from .worlds import unseen_tiles
 
 #: Opponents holding this many tiles or more are holding theirs too.
 HOARD_RACK = 18
@@ -57,6 +59,27 @@ def hoarding(view: PlayerView, rack: int = HOARD_RACK, patience: int = 0) -> boo
         if len(turns) < patience or any(action.kind not in ("draw", "pass") for action in turns):
             return False
     return True
+
+
+def projected_deficit(view: PlayerView) -> float:
+    """How many points the seat's rack is worth above the lowest rack an
+    opponent is expected to hold (its size times the mean value of the tiles
+    the seat cannot see): above 0, a dry pool would go to someone else."""
+    assert view.seat is not None
+    unseen = unseen_tiles(view)
+    mean = rack_value(unseen, view.rules) / len(unseen) if unseen else 0.0
+    others = [size for seat, size in enumerate(view.rack_sizes) if seat != view.seat]
+    return rack_value(own_rack(view), view.rules) - min(others) * mean
+
+
+def last_word(view: PlayerView) -> bool:
+    """Whether the seat would have the round's last turn (:func:`final_turn`) if
+    everyone drew from now on: it would draw the pool's last tile. Laying tiles
+    instead of drawing once hands that turn to another seat."""
+    assert view.seat is not None
+    if view.rules.pool_exhausted is not PoolExhausted.ONE_MORE_ROUND or not view.pool_size:
+        return False
+    return (view.pool_size - 1) % len(view.rack_sizes) == 0
 
 
 def final_turn(view: PlayerView) -> bool:
