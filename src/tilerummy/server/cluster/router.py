@@ -309,7 +309,12 @@ class ClusterRouter:
     def _forward(self, visit: Visit, text: str, body: dict[str, Any]) -> None:
         request_id = _id(body)
         if request_id is not None:
-            visit.unanswered[json.dumps(request_id)] = text
+            key = json.dumps(request_id)
+            # The client sent it again itself (not knowing whether the first arrived): it is
+            # owed an answer again, which is the owner's to give (its first, once more).
+            if key in visit.answered:
+                visit.answered.remove(key)
+            visit.unanswered[key] = text
             if len(visit.unanswered) > MOST_UNANSWERED:
                 del visit.unanswered[next(iter(visit.unanswered))]
         # While the room has no owner, the request waits with the unanswered ones for the next.
