@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import hashlib
 import json
 import os
 import pstats
@@ -70,14 +69,9 @@ FIXTURE_ARENAS: tuple[tuple[tuple[str, ...], int, int], ...] = (
 
 def game_digest(record_text: str) -> dict[str, Any]:
     """A saved game's moves as one digest, with its result."""
-    data = json.loads(record_text)
-    moves = json.dumps(data["actions"], sort_keys=True, separators=(",", ":"))
-    return {
-        "players": data["players"],
-        "moves": len(data["actions"]),
-        "moves_sha256": hashlib.sha256(moves.encode()).hexdigest(),
-        "result": data["result"],
-    }
+    from tilerummy.arena.games import record_digest
+
+    return record_digest(record_text)
 
 
 def write_fixture(path: Path) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import random
@@ -12,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tilerummy.arena import SprtHypotheses, run_arena
-from tilerummy.arena.games import GameOutcome, schedule
+from tilerummy.arena.games import GameOutcome, record_digest, schedule
 from tilerummy.arena.pairs import pair_stats
 from tilerummy.arena.sprt import Sprt, bounds, log_likelihood_ratio
 from tilerummy.arena.stats import Z95, elo_difference, fit_ratings, wilson
@@ -298,18 +297,6 @@ def test_arena_draws_per_seat_unless_told_and_its_records_replay(
         capsys.readouterr()
 
 
-def _game_digest(record_text: str) -> dict[str, object]:
-    """A saved game's moves as one digest, with its result (as the fixture holds them)."""
-    data = json.loads(record_text)
-    moves = json.dumps(data["actions"], sort_keys=True, separators=(",", ":"))
-    return {
-        "players": data["players"],
-        "moves": len(data["actions"]),
-        "moves_sha256": hashlib.sha256(moves.encode()).hexdigest(),
-        "result": data["result"],
-    }
-
-
 @pytest.mark.parametrize(
     "arena", json.loads(GAMES_BEFORE.read_text(encoding="utf-8"))["arenas"], ids=lambda arena: ",".join(arena["bots"])
 )
@@ -319,6 +306,6 @@ def test_the_arena_plays_the_games_recorded_for_its_seeds(arena: dict[str, objec
     # Two processes for the mirrored heads-up deals: a deal's games share a process and what it remembers.
     workers = 2 if len(bots) == 2 else 1
     report = run_arena(bots, games, seed=seed, workers=workers, save_to=tmp_path)
-    played = [_game_digest(path.read_text(encoding="utf-8")) for path in sorted(tmp_path.glob("*.json"))]
+    played = [record_digest(path.read_text(encoding="utf-8")) for path in sorted(tmp_path.glob("*.json"))]
     assert played == arena["played"]
     assert report.games == len(played)

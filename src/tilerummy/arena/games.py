@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -142,3 +144,16 @@ def collect(results: Iterable[GameOutcome], total: int, progress: Progress | Non
         if progress:
             progress(len(outcomes), total)
     return outcomes
+
+
+def record_digest(record_text: str) -> dict[str, object]:
+    """A saved game's moves as one digest, with its players and result: two arenas played the
+    same game when their digests are equal (how the arena's fixture and bench compare games)."""
+    data = json.loads(record_text)
+    moves = json.dumps(data["actions"], sort_keys=True, separators=(",", ":"))
+    return {
+        "players": data["players"],
+        "moves": len(data["actions"]),
+        "moves_sha256": hashlib.sha256(moves.encode()).hexdigest(),
+        "result": data["result"],
+    }
