@@ -51,8 +51,15 @@ typecheck: $(STAMP)
 # with one server and one Chromium, while the others share out the rest of the tests. Compiled
 # modules are kept even where the environment says not to write them: the workers then load
 # what collecting the tests compiled, rather than each compiling every module again.
+# PostgreSQL and Redis for the server's and the cluster's tests: the ones named by
+# TILERUMMY_TEST_POSTGRES_URL and TILERUMMY_TEST_REDIS_URL, else local ones started here.
 unit: $(STAMP) browser
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n auto --dist loadgroup src tests docs
+	@postgres="$${TILERUMMY_TEST_POSTGRES_URL:-$$(bash .ci/postgres.sh)}"; \
+	redis="$${TILERUMMY_TEST_REDIS_URL:-$$(bash .ci/redis.sh)}"; \
+	[ -n "$$postgres" ] || echo "make test: no PostgreSQL, its tests will skip (see postgres.sh above)" >&2; \
+	[ -n "$$redis" ] || echo "make test: no Redis, the cluster's tests will skip (see redis.sh above)" >&2; \
+	env -u PYTHONDONTWRITEBYTECODE TILERUMMY_TEST_POSTGRES_URL="$$postgres" TILERUMMY_TEST_REDIS_URL="$$redis" \
+		$(BIN)/pytest -n auto --dist loadgroup src tests docs
 
 test: lint typecheck unit
 
