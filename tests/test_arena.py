@@ -91,7 +91,7 @@ def test_arena_command_json_records_and_plot(tmp_path: Path, capsys: pytest.Capt
         (["--bots", "greedy,random", "--games", "2", "--plot", "x.pdf"], "name a .png or .svg file"),
         (["--bots", "greedy,random", "--games", "2", "--option", "wrap"], "write an option as NAME=VALUE"),
         (["--bots", "greedy,random", "--games", "2", "--sprt", "p0=0.5"], "--sprt needs p1"),
-        (["--bots", "greedy,greedy", "--games", "2", "--sprt", "p0=0.5,p1=0.6"], "name at least one other level"),
+        (["--bots", "greedy,greedy", "--games", "2", "--sprt", "p0=0.5,p1=0.6"], "name at least one other bot"),
     ],
 )
 def test_arena_refuses_bad_input_in_one_line(

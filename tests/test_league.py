@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -293,7 +294,6 @@ def test_the_round_robin_command_prints_json(capsys: pytest.CaptureFixture[str])
         (["--round-robin", "greedy,wizard", "--games", "2"], "unknown bot level 'wizard'"),
         (["--round-robin", "greedy,easy", "--games", "0"], "play at least one"),
         (["--bots", "greedy,easy", "--heads-up", "--games", "2"], "--heads-up goes with --round-robin"),
-        (["--bots", "greedy,hoarder", "--games", "2", "--sprt", "p0=0.5,p1=0.6"], "--sprt tests the levels only"),
     ],
 )
 def test_the_round_robin_refuses_bad_input_in_one_line(
@@ -314,6 +314,18 @@ def test_the_arena_counts_the_games_that_end_with_someone_going_out(capsys: pyte
     assert report.to_dict()["went_out_share"] == 0.5
     assert main(["arena", "--bots", "greedy,hoarder", "--games", "2", "--seed", "4", "--workers", "1"]) == 0
     assert "ended with someone going out" in capsys.readouterr().out
+
+
+def test_the_sequential_test_and_saved_records_take_the_league(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    arguments = ["--bots", "greedy,hoarder", "--games", "40", "--seed", "4", "--workers", "1"]
+    assert main(["arena", *arguments, "--sprt", "p0=0.5,p1=0.9", "--save", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "SPRT on greedy's win share" in out and "accepted" in out
+    deals = int(out.split("Deals scored together (greedy, ")[1].split(" deals")[0])
+    assert deals < 20  # it stopped before the most it may play
+    assert len(list(tmp_path.glob("*.json"))) == 2 * deals
 
 
 def test_an_unknown_league_name_is_refused() -> None:

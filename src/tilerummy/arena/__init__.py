@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from ..bots import LEVELS
+from ..bots import OPPONENTS
 from ..bots.network import load_weights
 from ..errors import TilerummyError
 from ..rules import PoolDraws, Rules
@@ -41,8 +41,8 @@ def run_arena(
     sprt: SprtHypotheses | None = None,
     weights: str | Path | None = None,
 ) -> ArenaReport:
-    """Play ``games`` games (rounded up to whole deals) between ``bots`` (level
-    names, one per seat) and report. Without ``rules``, the standard rules
+    """Play ``games`` games (rounded up to whole deals) between ``bots`` (names of
+    levels or league opponents, one per seat) and report. Without ``rules``, the standard rules
     with per-seat draws, which keep a deal's games alike longer.
 
     With ``sprt``, deals are judged in order as they finish and play stops at
@@ -57,11 +57,11 @@ def run_arena(
     :raises TilerummyError: for unknown bots, a bad count, or a bot's illegal move.
     """
     bots = [bot.strip().lower() for bot in bots]
-    unknown = [bot for bot in bots if bot not in LEVELS]
+    unknown = [bot for bot in bots if bot not in OPPONENTS]
     if unknown:
-        raise TilerummyError(f"unknown bot {unknown[0]!r} (choose from {', '.join(LEVELS)})")
+        raise TilerummyError(f"unknown bot {unknown[0]!r} (choose from {', '.join(OPPONENTS)})")
     if sprt is not None and len(set(bots)) == 1:
-        raise TilerummyError(f"--sprt tests {bots[0]} against other bots: name at least one other level")
+        raise TilerummyError(f"--sprt tests {bots[0]} against other bots: name at least one other bot")
     rules = rules or Rules(pool_draws=PoolDraws.PER_SEAT)
     rules.check_players(len(bots))
     if games < 1:

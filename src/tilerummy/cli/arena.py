@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from typing import TYPE_CHECKING
 
 from ..arena import SprtHypotheses, run_arena
-from ..arena.games import play_all, schedule
 from ..arena.plot import draw_report
-from ..arena.report import ArenaReport, summarise
 from ..arena.roundrobin import report_lines as round_robin_lines
 from ..arena.roundrobin import run_round_robin
 from ..arena.text import report_lines
@@ -109,29 +106,23 @@ def run(args: argparse.Namespace) -> int:
         raise TilerummyError("--heads-up goes with --round-robin")
     levels = _bot_names(args.bots)
     sprt = SprtHypotheses.parse(args.sprt) if args.sprt is not None else None
-    league = [name for name in levels if name not in LEVELS]
-    if league and sprt is not None:
-        raise TilerummyError(f"--sprt tests the levels only, not {league[0]}: play a number of --games instead")
     if args.plot is not None:
         if not args.plot.lower().endswith((".png", ".svg")):
             raise TilerummyError(f"--plot {args.plot}: name a .png or .svg file")
         destination(args.plot, "--plot")
     progress = ProgressBar() if sys.stderr.isatty() else None
-    if league:
-        report = _league_table(levels, args, rules, progress)
-    else:
-        report = run_arena(
-            levels,
-            args.games,
-            seed=args.seed,
-            rules=rules,
-            workers=args.workers,
-            save_to=args.save,
-            progress=progress,
-            budget=args.budget,
-            sprt=sprt,
-            weights=args.weights,
-        )
+    report = run_arena(
+        levels,
+        args.games,
+        seed=args.seed,
+        rules=rules,
+        workers=args.workers,
+        save_to=args.save,
+        progress=progress,
+        budget=args.budget,
+        sprt=sprt,
+        weights=args.weights,
+    )
     if progress:
         print(file=sys.stderr)
     if args.plot:
@@ -155,21 +146,6 @@ def _bot_names(text: str) -> list[str]:
         if name not in OPPONENTS:
             raise TilerummyError(f"unknown bot level {name!r} (choose from {', '.join(OPPONENTS)})")
     return names
-
-
-def _league_table(
-    levels: list[str], args: argparse.Namespace, rules: Rules, progress: ProgressBar | None
-) -> ArenaReport:
-    """An arena with the league's opponents at the table (played as the round-robin plays its tables)."""
-    if args.save is not None or args.weights is not None:
-        raise TilerummyError("--save and --weights go with the levels only, not the league's opponents")
-    rules.check_players(len(levels))
-    if args.games < 1:
-        raise TilerummyError(f"{args.games} games: play at least one")
-    specs = schedule(levels, args.games, seed=args.seed, rules=rules, budget=args.budget)
-    started = time.perf_counter()
-    outcomes = play_all(specs, args.workers or os.cpu_count() or 1, progress)
-    return summarise(outcomes, time.perf_counter() - started)
 
 
 def _round_robin(args: argparse.Namespace, rules: Rules) -> int:
