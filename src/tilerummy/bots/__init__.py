@@ -27,7 +27,6 @@ class Bot(Protocol):
 
 
 _MAKERS: dict[str, Callable[[int, float | None, PolicyNetwork | None], Bot]] = {
-    "random": lambda seed, budget, network: RandomBot(seed),
     "easy": lambda seed, budget, network: EasyBot(seed),
     "greedy": lambda seed, budget, network: GreedyBot(seed),
     "hard": lambda seed, budget, network: Tempo(HardBot(seed, network)),
@@ -41,6 +40,7 @@ _MAKERS: dict[str, Callable[[int, float | None, PolicyNetwork | None], Bot]] = {
 LEVELS: tuple[str, ...] = tuple(_MAKERS)
 
 _MAKERS |= {
+    "random": lambda seed, budget, network: RandomBot(seed),
     "hoarder": lambda seed, budget, network: HoarderBot(seed),
     "lurker": lambda seed, budget, network: LurkerBot(seed),
     "racer": lambda seed, budget, network: RacerBot(seed),

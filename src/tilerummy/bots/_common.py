@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterable
 
+from ..errors import InvalidMeld
 from ..game import Action, Draw, Pass, Play, PlayerView
 from ..melds import Meld, Table
 from ..openings import candidate_melds
@@ -48,3 +50,50 @@ def disjoint_sets(rack: Iterable[Tile], rules: Rules) -> list[Meld]:
             chosen.append(meld)
             left -= needed
     return chosen
+
+
+def lay_off(table: list[Meld], left: Counter[Tile], rules: Rules, rng: random.Random | None = None) -> int:
+    """Add single rack tiles (not jokers) to the ends of sets on the table; how many were added."""
+    added = 0
+    progress = True
+    while progress:
+        progress = False
+        tiles = [tile for tile in sorted(left.elements()) if not tile.is_joker]
+        if rng is not None:
+            rng.shuffle(tiles)
+        for tile in tiles:
+            if left[tile] == 0:
+                continue
+            for index, meld in enumerate(table):
+                extended = _extend(meld, tile, rules)
+                if extended is not None:
+                    table[index] = extended
+                    left[tile] -= 1
+                    added += 1
+                    progress = True
+                    break
+    return added
+
+
+def _extend(meld: Meld, tile: Tile, rules: Rules) -> Meld | None:
+    """The set with the tile added at an end (or to a group), if that is a valid set."""
+    if meld.is_group:
+        if tile.number != meld.number or len(meld) >= 4:
+            return None
+        shapes = [[*list(meld.tiles), tile]]
+    else:
+        if tile.colour != meld.colour:
+            return None
+        shapes = [[*list(meld.tiles), tile], [tile, *list(meld.tiles)]]
+    for shape in shapes:
+        try:
+            extended = Meld.from_tiles(shape, wrap=rules.wrap)
+        except InvalidMeld:
+            continue
+        if extended.kind is meld.kind and _same_jokers(meld, extended):
+            return extended
+    return None
+
+
+def _same_jokers(before: Meld, after: Meld) -> bool:
+    return all(old & new for old, new in zip(before.jokers, after.jokers, strict=True))

@@ -19,6 +19,8 @@ greedy most of the time. So the arena's round-robin (``tilerummy arena
 - ``shedder`` keeps the points it holds as low as it can: every turn the
   play that removes the most rack value (ties: the most tiles).
 - ``greedy`` (a level of its own): the most tiles every turn.
+- ``random`` (:class:`.simple.RandomBot`): a random part of the sets and
+  single tiles it finds, or a draw anyway one time in five; a floor to test against.
 - ``hard-v1`` and ``network-v1``: the learned policy as first shipped,
   with its weights frozen in the package (``league_network_v1.npz``), so
   that training the shipped network again leaves them as they were.

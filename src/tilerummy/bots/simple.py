@@ -13,13 +13,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from ..errors import InvalidMeld
 from ..game import Action, PlayerView
 from ..melds import Meld, Table
 from ..openings import best_opening, candidate_melds, find_opening
-from ..rules import Rules
-from ..tiles import Tile
-from ._common import disjoint_sets, play_or_draw
+from ._common import disjoint_sets, lay_off, play_or_draw
 
 #: Above this many tiles the best opening is not searched for, only one that is enough.
 _BEST_OPENING_RACK_LIMIT = 20
@@ -49,7 +46,7 @@ class SimpleBot:
         for meld in new_sets:
             left -= Counter(meld.tiles)
         table = list(view.table.melds) + new_sets
-        laid_off = _lay_off(table, left, rules)
+        laid_off = lay_off(table, left, rules)
         if not new_sets and not laid_off:
             return None
         return Table(tuple(table))
@@ -82,54 +79,7 @@ class RandomBot:
                 chosen.append(meld)
                 left -= needed
         table = list(view.table.melds) + chosen
-        laid_off = _lay_off(table, left, rules, rng=self._rng)
+        laid_off = lay_off(table, left, rules, rng=self._rng)
         if not chosen and not laid_off:
             return play_or_draw(view, None)
         return play_or_draw(view, Table(tuple(table)))
-
-
-def _lay_off(table: list[Meld], left: Counter[Tile], rules: Rules, rng: random.Random | None = None) -> int:
-    """Add single rack tiles (not jokers) to the ends of sets on the table; how many were added."""
-    added = 0
-    progress = True
-    while progress:
-        progress = False
-        tiles = [tile for tile in sorted(left.elements()) if not tile.is_joker]
-        if rng is not None:
-            rng.shuffle(tiles)
-        for tile in tiles:
-            if left[tile] == 0:
-                continue
-            for index, meld in enumerate(table):
-                extended = _extend(meld, tile, rules)
-                if extended is not None:
-                    table[index] = extended
-                    left[tile] -= 1
-                    added += 1
-                    progress = True
-                    break
-    return added
-
-
-def _extend(meld: Meld, tile: Tile, rules: Rules) -> Meld | None:
-    """The set with the tile added at an end (or to a group), if that is a valid set."""
-    if meld.is_group:
-        if tile.number != meld.number or len(meld) >= 4:
-            return None
-        shapes = [[*list(meld.tiles), tile]]
-    else:
-        if tile.colour != meld.colour:
-            return None
-        shapes = [[*list(meld.tiles), tile], [tile, *list(meld.tiles)]]
-    for shape in shapes:
-        try:
-            extended = Meld.from_tiles(shape, wrap=rules.wrap)
-        except InvalidMeld:
-            continue
-        if extended.kind is meld.kind and _same_jokers(meld, extended):
-            return extended
-    return None
-
-
-def _same_jokers(before: Meld, after: Meld) -> bool:
-    return all(old & new for old, new in zip(before.jokers, after.jokers, strict=True))

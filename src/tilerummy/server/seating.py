@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from ..bots import LEVELS
 from ..fairness import new_salt, new_seed
 from ..ratings import BOT_RATINGS
 from .clock import Clock
@@ -59,9 +60,8 @@ from .turns import Broadcast, Turns
 QUICK_RANGE = 150.0
 QUICK_WIDENING = 15.0
 QUICK_BOTS_SECONDS = 20.0
-#: The computer levels quick match seats: the one whose published rating is nearest the room's
-#: (``random``, which plays any legal move, is not one an opponent would choose).
-QUICK_BOT_LEVELS = ("easy", "greedy", "hard", "network", "expert")
+#: The computer levels quick match seats: the one whose published rating is nearest the room's.
+QUICK_BOT_LEVELS = LEVELS
 #: Open rooms nobody is in, and finished rooms, leave memory after this long idle.
 IDLE_ROOM_SECONDS = 3600.0
 
