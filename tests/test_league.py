@@ -22,7 +22,17 @@ from tilerummy.bots.league import CLOSE_RACK, frozen_network
 from tilerummy.bots.league import LOW_POOL as LURKER_POOL
 from tilerummy.bots.network import DRAW, Candidate, shipped_network
 from tilerummy.bots.partition import could_go_out
-from tilerummy.bots.tempo import HOARD_RACK, LOW_POOL, Tempo, final_turn, hoarding, last_word, projected_deficit
+from tilerummy.bots.tempo import (
+    HOARD_RACK,
+    LOW_POOL,
+    PATIENCE,
+    PATIENT_RACK,
+    Tempo,
+    final_turn,
+    hoarding,
+    last_word,
+    projected_deficit,
+)
 from tilerummy.bots.worlds import World
 from tilerummy.cli import main
 from tilerummy.errors import TilerummyError
@@ -240,6 +250,24 @@ def test_on_the_rounds_last_turn_the_most_points_are_laid(level: str) -> None:
     action = make_bot(level).choose(view)
     assert isinstance(action, Play) and isinstance(action.table, Table)
     assert {"K13", "B13", "Y13"} <= {str(tile) for tile in action.table.tiles()}
+
+
+def test_the_network_level_waits_longer_than_hard_before_it_races() -> None:
+    hard, network = make_bot("hard"), make_bot("network")
+    assert isinstance(hard, Tempo) and isinstance(network, Tempo)
+    assert (hard.rack, hard.patience) == (HOARD_RACK, 0)
+    assert (network.rack, network.patience) == (PATIENT_RACK, PATIENCE) and PATIENT_RACK > HOARD_RACK
+    rack = "R1 R2 R3 R4 R5 R6 B10 B11 B12 K9 Y9"
+    twenty = "Y1 Y2 Y4 Y6 Y8 Y10 Y12 K1 K3 K5 K7 K13 B1 B3 B5 B7 R8 R10 R12 Y13"
+    quick, patient = Tempo(AlwaysDraws()), Tempo(AlwaysDraws(), rack=PATIENT_RACK, patience=PATIENCE)
+    view = scenario([rack, twenty]).view(0)
+    assert isinstance(quick.choose(view), Play) and isinstance(patient.choose(view), Draw)
+    game = scenario([rack, twenty + " K2 K4 K6 K8 K10"])
+    for _ in range(PATIENCE):
+        assert isinstance(patient.choose(game.view(0)), Draw)
+        game.draw(0)
+        game.draw(1)
+    assert isinstance(patient.choose(game.view(0)), Play)  # drew turn after turn on a big rack
 
 
 def test_hard_and_network_race_and_the_frozen_versions_do_not() -> None:

@@ -218,16 +218,15 @@ class Rater:
         return float(self.model.predict_win(teams)[0])
 
 
-#: The bots' fixed ratings, calibrated from arena games (``greedy`` and ``hard`` from 288, then
-#: ``network`` and ``expert`` from 338 more against those held fixed, and ``easy`` and ``random``
-#: again from 228 since ``easy`` changed): docs/ratings.md.
+#: The bots' fixed ratings, calibrated from 468 arena games of the levels as they play now,
+#: ``greedy`` at 1500 (docs/ratings.md).
 BOT_RATINGS: dict[str, Rating] = {
-    "easy": Rating(608.0, 137.0, fixed=True),
-    "random": Rating(621.0, 137.0, fixed=True),
-    "greedy": Rating(1500.0, 133.0, fixed=True),
-    "hard": Rating(1919.0, 137.0, fixed=True),
-    "network": Rating(1723.0, 120.0, fixed=True),
-    "expert": Rating(2147.0, 124.0, fixed=True),
+    "random": Rating(624.0, 138.0, fixed=True),
+    "easy": Rating(697.0, 138.0, fixed=True),
+    "greedy": Rating(1500.0, 139.0, fixed=True),
+    "hard": Rating(1914.0, 148.0, fixed=True),
+    "network": Rating(2831.0, 192.0, fixed=True),
+    "expert": Rating(3375.0, 204.0, fixed=True),
 }
 
 

@@ -15,7 +15,7 @@ from .hard import HardBot
 from .league import HoarderBot, LurkerBot, RacerBot, ShedderBot, frozen_network
 from .network import NetworkBot, PolicyNetwork, load_weights
 from .simple import RandomBot, SimpleBot
-from .tempo import NetworkPlan, Tempo
+from .tempo import PATIENCE, PATIENT_RACK, Tempo
 
 
 class Bot(Protocol):
@@ -30,7 +30,7 @@ _MAKERS: dict[str, Callable[[int, float | None, PolicyNetwork | None], Bot]] = {
     "easy": lambda seed, budget, network: EasyBot(seed),
     "greedy": lambda seed, budget, network: GreedyBot(seed),
     "hard": lambda seed, budget, network: Tempo(HardBot(seed, network)),
-    "network": lambda seed, budget, network: Tempo(NetworkPlan(NetworkBot(seed, network))),
+    "network": lambda seed, budget, network: Tempo(HardBot(seed, network), rack=PATIENT_RACK, patience=PATIENCE),
     "expert": lambda seed, budget, network: ExpertBot(
         seed, DEFAULT_BUDGET if budget is None else budget, network=network
     ),

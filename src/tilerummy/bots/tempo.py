@@ -11,7 +11,10 @@ far more than they laid), a :class:`Tempo` player stops holding: each turn
 the policy would draw, it makes the play that places the most tiles instead;
 once the pool holds :data:`LOW_POOL` tiles or fewer, the play that removes the
 most points, since a dry pool is won by the lowest rack. Against opponents who empty
-their racks it holds its tiles, as the policy learned to.
+their racks it holds its tiles, as the policy learned to. A patient
+:class:`Tempo` (:data:`PATIENT_RACK`, :data:`PATIENCE`) waits until every
+opponent holds more and has drawn turn after turn: against a quicker racer
+it keeps holding while the racer builds the table, and goes out onto it.
 
 On the round's last turn (:func:`final_turn`: it drew the pool's last tile
 and everyone else has had their one more turn) a lay down cannot help
@@ -27,11 +30,16 @@ from ..rules import PoolExhausted
 from ..scoring import rack_value
 from ._common import own_rack, play_or_draw
 from ._positions import best_play
-from .network import Candidate, NetworkBot, candidates_of, choose_index
+from .network import Candidate
 from .worlds import unseen_tiles
 
 #: Opponents holding this many tiles or more are holding theirs too.
 HOARD_RACK = 18
+
+#: A patient player (the network level) waits longer before it races: until every opponent holds
+#: this many tiles or more and drew on each of its last :data:`PATIENCE` turns.
+PATIENT_RACK = 24
+PATIENCE = 3
 
 #: With this many tiles or fewer left to draw, a race sheds points rather than tiles.
 LOW_POOL = 12
@@ -135,15 +143,3 @@ class Tempo:
             return chosen
         raced = racing_play(view)
         return chosen if raced is None else raced
-
-
-class NetworkPlan:
-    """The network level as a :class:`Planner`."""
-
-    def __init__(self, bot: NetworkBot) -> None:
-        self.bot = bot
-        self.name = bot.name
-
-    def plan(self, view: PlayerView) -> Candidate:
-        options = candidates_of(view)
-        return options[choose_index(self.bot.network, view, options)]
