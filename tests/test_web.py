@@ -797,6 +797,9 @@ def test_a_watcher_and_a_reloaded_player_see_the_whole_move_log_and_chat(
     moves = _moves(player)
     lines = player.locator("#log-lines li").all_text_contents()
     assert len(lines) == moves >= 8, lines
+    # The computer's tiles since the player's last draw are outlined (its latest play: the player only drew).
+    outlined = player.locator(".table .tile.last").count()
+    assert outlined  # the computer played last (this deal)
 
     # Someone who comes to watch now reads every move so far (the player's draws as anyone saw them)
     # and the line written before they came.
@@ -806,6 +809,8 @@ def test_a_watcher_and_a_reloaded_player_see_the_whole_move_log_and_chat(
     watcher.click("#join-invite")
     expect(watcher.locator(".rack")).to_contain_text("You are watching this game.")
     expect(watcher.locator("#log-lines li")).to_have_count(moves)
+    # And sees the latest play's tiles outlined, as the player does.
+    expect(watcher.locator(".table .tile.last")).to_have_count(outlined)
     seen = watcher.locator("#log-lines li").all_text_contents()
     assert seen == [re.sub(r"^Ana \(you\) drew \S+$", "Ana drew a tile", line) for line in lines], (seen, lines)
     expect(watcher.locator("#chat-unread")).to_have_text("1")
@@ -823,6 +828,7 @@ def test_a_watcher_and_a_reloaded_player_see_the_whole_move_log_and_chat(
     player.reload()
     player.wait_for_selector(".rack .tile")
     expect(player.locator("#log-lines li")).to_have_count(moves)
+    expect(player.locator(".table .tile.last")).to_have_count(outlined)
     assert player.locator("#log-lines li").all_text_contents() == [
         re.sub(r"^Ana drew", "Ana (you) drew", line) for line in seen
     ]

@@ -160,6 +160,59 @@ def test_a_newcomer_learns_the_game_from_the_tutorial_on_a_desktop(server: Threa
     _learn(server, browser, DESKTOP)
 
 
+#: Phones held sideways: little height, the screen the game must fit without scrolling.
+SIDEWAYS: list[ViewportSize] = [{"width": 844, "height": 390}, {"width": 740, "height": 360}]
+
+#: What must be in view without scrolling: the page's height within the window, and each element whole in it.
+IN_VIEW_JS = """
+selectors => {
+    const boxes = selectors.map(selector => {
+        const element = document.querySelector(selector);
+        if (!element) return [selector, "missing"];
+        const box = element.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= innerHeight + 1 && box.left >= 0 && box.right <= innerWidth + 1 ? null : [selector, [box.top, box.bottom, innerHeight]];
+    }).filter(Boolean);
+    return [document.documentElement.scrollHeight - innerHeight, boxes];
+}
+"""
+
+
+def _all_in_view(page: Page, where: str, selectors: list[str]) -> None:
+    over, outside = page.evaluate(IN_VIEW_JS, selectors)
+    assert over <= 1 and outside == [], (where, over, outside)
+
+
+@pytest.mark.parametrize("size", SIDEWAYS, ids=lambda size: f"{size['width']}x{size['height']}")
+def test_a_phone_held_sideways_shows_the_table_the_rack_and_the_buttons_without_scrolling(
+    server: ThreadedServer, browser: Browser, size: ViewportSize
+) -> None:
+    page = _page(browser, size, touch=True)
+    page.goto(f"{server.url}/?bot_delay=0")
+    page.select_option("#bots", "3")
+    page.click("#play-bots")
+    _my_turn(page)
+    page.locator(".rack .tile").first.click()
+    page.click("#new-set")
+    expect(page.locator(".set.invalid")).to_have_count(1)
+    name = f"{size['width']}x{size['height']}"
+    for language in LANGUAGES:
+        _speak(page, language)
+        expect(page.locator(".set.invalid")).to_have_count(1)
+        _all_in_view(page, f"game {language}", ["#rack", "#draw", "#end-turn", "#undo", ".table", ".status"])
+        assert page.locator(".table").bounding_box()["height"] >= 50  # type: ignore[index]
+        _texts_fit_and_speak(page, language, "game sideways")
+        screenshot(page, f"game-sideways-{language}-{name}")
+    page.goto(f"{server.url}/#tutorial")
+    expect(page.locator("#lesson h2")).to_be_visible()
+    for language in LANGUAGES:
+        _speak(page, language)
+        _all_in_view(page, f"tutorial {language}", ["#rack", "#draw", "#end-turn", "#lesson", "#new-set"])
+        _texts_fit_and_speak(page, language, "tutorial sideways")
+        screenshot(page, f"tutorial-sideways-{language}-{name}")
+    _no_page_errors(page)
+    page.context.close()
+
+
 def test_the_tutorial_from_the_games_help_leaves_the_game_where_it_is(server: ThreadedServer, browser: Browser) -> None:
     page = _page(browser, PHONE)
     page.goto(f"{server.url}/?bot_delay=0")

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { formatMessage } from "../../src/tilerummy/server/static/js/i18n.js";
-import { describe, drawEntry, historyEntries, playEntry, setName, tableChange } from "../../src/tilerummy/server/static/js/movelog.js";
+import { describe, drawEntry, historyEntries, othersPlaced, playEntry, setName, tableChange } from "../../src/tilerummy/server/static/js/movelog.js";
 
 const english = JSON.parse(
   await (await import("node:fs/promises")).readFile(new URL("../../src/tilerummy/server/static/i18n/en.json", import.meta.url), "utf8"),
@@ -116,4 +116,28 @@ test("a snapshot's history reads as the log of the game so far, each play agains
     ["Ana drew a tile", "Bruno placed R5 R6 R7", "Ana ran out of time and drew 3 tiles", "Bruno placed R8 · K10 B10 Y10", "Ana passed"],
   );
   assert.deepEqual(historyEntries(undefined), []);
+});
+
+test("the others' tiles to mark come from the history: since the seat's own last action, or the latest play", () => {
+  const history = [
+    { kind: "play", seat: 1, drawn: 0, table: [["R5", "R6", "R7"]] },
+    { kind: "draw", seat: 0, drawn: 1, table: null },
+    { kind: "play", seat: 1, drawn: 0, table: [["R5", "R6", "R7", "R8"]] },
+    { kind: "play", seat: 2, drawn: 0, table: [["R5", "R6", "R7", "R8"], ["K10", "B10", "Y10"]] },
+  ];
+  // Seat 0 drew after the first play: the two plays since are marked, R5-R7 no longer.
+  assert.deepEqual([...othersPlaced(history, 0)].sort(), [["B10", 1], ["K10", 1], ["R8", 1], ["Y10", 1]]);
+  // Seat 1 played the first and third: only seat 2's play since.
+  assert.deepEqual([...othersPlaced(history, 1)].sort(), [["B10", 1], ["K10", 1], ["Y10", 1]]);
+  // Seat 2's own play was the last action: nothing.
+  assert.equal(othersPlaced(history, 2).size, 0);
+  // A watcher sees the latest play's tiles.
+  assert.deepEqual([...othersPlaced(history, null)].sort(), [["B10", 1], ["K10", 1], ["Y10", 1]]);
+  // Seat 0 has not acted yet: both plays count, and a tile moved on the table is not placed again.
+  const moved = [
+    { kind: "play", seat: 1, drawn: 0, table: [["R5", "R6", "R7", "R8"]] },
+    { kind: "play", seat: 1, drawn: 0, table: [["R5", "R6", "R7"], ["R8", "B8", "Y8"]] },
+  ];
+  assert.deepEqual([...othersPlaced(moved, 0)].sort(), [["B8", 1], ["R5", 1], ["R6", 1], ["R7", 1], ["R8", 1], ["Y8", 1]]);
+  assert.equal(othersPlaced(undefined, 0).size, 0);
 });

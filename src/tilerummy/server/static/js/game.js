@@ -5,7 +5,7 @@ import { Draft, fromRack, markNew, markNewRack, newTiles, pickTiles, sameTiles, 
 import { t } from "./i18n.js";
 import { TileInput } from "./input.js";
 import { logLine, logText } from "./logline.js";
-import { drawEntry, historyEntries, playEntry } from "./movelog.js";
+import { drawEntry, historyEntries, othersPlaced, playEntry } from "./movelog.js";
 import { isJoker, parseToken, readSet } from "./rules.js";
 import { beep, clearToast, h, icon, placeToast, reducedMotion, settings, tileFace, tileLabel, tileSpoken, toast } from "./ui.js";
 
@@ -154,9 +154,14 @@ export class GameScreen {
   // reconnection): the lines this page kept stay (its own draws name their tiles), the others are filled in.
   adoptHistory(game, history) {
     if (!game || !history || history.game_id !== game.game_id || !history.moves.length) return;
+    const moves = history.moves.slice(0, game.moves);
     const kept = this.log.game_id === game.game_id ? new Map(this.log.entries.map((entry) => [entry.moves, entry])) : new Map();
-    const entries = historyEntries(history.moves.slice(0, game.moves), { wrap: Boolean(this.rules.wrap) });
+    const entries = historyEntries(moves, { wrap: Boolean(this.rules.wrap) });
     this.log = { game_id: game.game_id, entries: entries.map((entry) => kept.get(entry.moves) || entry) };
+    // The others' tiles marked as a page that saw every move marks them (a new tab, a watcher who just came).
+    this.lastMove = othersPlaced(moves, game.seat);
+    if (this.draft) this.lastMoveIds = markNew(this.draft.sets, this.lastMove);
+    this.saveMarks(game);
     try {
       sessionStorage.setItem(LOG_KEY, JSON.stringify(this.log));
     } catch {

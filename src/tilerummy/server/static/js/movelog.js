@@ -1,6 +1,7 @@
 // The move log: what each turn did, as one line in the player's language ("Ana placed 7♠ and moved 7♥
 // from 4♥–7♥ to 7♣ 7♦ 7♠"). Pure: the words come from the t() it is given, tiles are named by label().
 
+import { newTiles } from "./draft.js";
 import { bareToken, readSet } from "./rules.js";
 
 // A turn as the log keeps it: {kind: "play" | "draw" | "pass" | "timeout", seat, placed, moved, drawn, tiles}.
@@ -167,4 +168,22 @@ export function historyEntries(history, { wrap = false } = {}) {
     }
   });
   return entries;
+}
+
+// The tiles the others placed that a seat has not yet had its turn after (bare tokens with counts), from
+// the snapshot's history: every play by another seat since the seat's own last action; for a watcher
+// (seat null), the latest play's. What a page that followed the game live marks, for one that did not.
+export function othersPlaced(history, seat) {
+  const placed = new Map();
+  let table = [];
+  for (const move of history || []) {
+    if (seat !== null && move.seat === seat) placed.clear();
+    if (move.kind !== "play" || !move.table) continue;
+    if (move.seat !== seat) {
+      if (seat === null) placed.clear();
+      for (const [key, count] of newTiles(table, move.table)) placed.set(key, (placed.get(key) || 0) + count);
+    }
+    table = move.table;
+  }
+  return placed;
 }
