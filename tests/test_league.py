@@ -17,7 +17,7 @@ from tilerummy.arena.games import GameOutcome
 from tilerummy.arena.report import summarise
 from tilerummy.arena.roundrobin import report_lines, run_round_robin, tables_of
 from tilerummy.bots import LEAGUE, LEVELS, OPPONENTS, make_bot
-from tilerummy.bots.expert import ExpertBot, Search, _safe
+from tilerummy.bots.expert import ExpertBot, Search, _safe, waits_to_go_out
 from tilerummy.bots.league import CLOSE_RACK, frozen_network
 from tilerummy.bots.league import LOW_POOL as LURKER_POOL
 from tilerummy.bots.network import DRAW, Candidate, shipped_network
@@ -396,6 +396,30 @@ def test_the_expert_breaks_a_stall_it_would_lose_with_a_play_no_world_can_use() 
     # Against an opponent that played on one of its last turns there is no stall.
     assert ExpertBot(seed=1, search=Search(stall_rack=10, stall_patience=4)).break_stall(view) is None
     assert ExpertBot(seed=1, search=Search(stall_rack=None)).break_stall(view) is None
+
+
+def test_at_the_pools_end_the_expert_feeds_no_opponent_that_waits_to_go_out() -> None:
+    # Two draws or fewer left to each seat, and no play the worlds call safe (the other holds most
+    # of the tile set). Against an opponent that laid nothing since its opening, it keeps its tiles;
+    # against one that lays tiles, it lays its points, as a dry pool would be lost.
+    rack = "K11 K12 K13 R10 R11 R12 B9"
+    waiting = scenario([rack, "B11 B12 B13"], pool_size=6)
+    waiting.play(0, "K11 K12 K13")
+    waiting.play(1, "K11 K12 K13 | B11 B12 B13")
+    waiting.draw(0)
+    waiting.draw(1)
+    view = waiting.view(0)
+    assert view.pool_size == 4 and not last_word(view) and waits_to_go_out(view, 1)
+    assert ExpertBot(seed=1).break_stall(view) is None
+    laying = scenario([rack, "B11 B12 B13"], pool_size=5)
+    laying.play(0, "K11 K12 K13")
+    laying.play(1, "K11 K12 K13 | B11 B12 B13")
+    laying.draw(0)
+    laying.play(1, "K11 K12 K13 | B11 B12 B13 | B1 B2 B3")
+    view = laying.view(0)
+    assert view.pool_size == 4 and not last_word(view) and not waits_to_go_out(view, 1)
+    shed = ExpertBot(seed=1).break_stall(view)
+    assert shed is not None and {"R10", "R11", "R12"} <= {str(tile) for tile in shed.placed}
 
 
 def test_a_play_is_safe_only_if_no_opponent_could_go_out_onto_it() -> None:

@@ -117,7 +117,8 @@ class Search:
     of ``stall_worlds`` guessed worlds, it leaves no opponent a table it could
     go out onto, with its rack now or after its next draw. With ``doomed_pool``
     draws or fewer left to each seat, it lays the most points even where no
-    play is safe (0: never).
+    play is safe (0: never), unless an opponent laid nothing since its
+    opening (:func:`waits_to_go_out`).
     """
 
     horizon: int = 3
@@ -268,9 +269,13 @@ class ExpertBot:
         for play in plays:
             if all(_safe(world, view, play.table) for world in worlds):
                 return Candidate(play.table, play.placed)
-        if view.pool_size <= search.doomed_pool * len(view.rack_sizes):
+        if view.pool_size <= search.doomed_pool * len(view.rack_sizes) and not any(
+            waits_to_go_out(view, seat) for seat in range(len(view.rack_sizes)) if seat != view.seat
+        ):
             # A dry pool is about to be lost: laying the points, even where an
-            # opponent may go out onto them, costs less and may still win.
+            # opponent may go out onto them, costs less and may still win. Not
+            # against one that laid nothing since its opening: it waits to go
+            # out, and the points laid would be what it goes out onto.
             return Candidate(plays[0].table, plays[0].placed)
         return None
 
@@ -355,6 +360,11 @@ class _Race:
         mean = sum(gaps) / len(gaps)
         variance = sum((gap - mean) ** 2 for gap in gaps) / (len(gaps) - 1)
         return mean > errors * math.sqrt(variance / len(gaps))
+
+
+def waits_to_go_out(view: PlayerView, seat: int) -> bool:
+    """Whether the seat opened and has laid no tile since: it keeps its rack for one play that goes out."""
+    return view.melded[seat] and sum(1 for action in view.history if action.seat == seat and action.kind == "play") == 1
 
 
 def _safe(world: World, view: PlayerView, table: Table) -> bool:
