@@ -1259,6 +1259,17 @@ def finished_game(server: ThreadedServer) -> str:
     return game_id
 
 
+def _three_computers_and_an_invalid_set(page: Page, server: ThreadedServer) -> None:
+    """A game against three computers, on the player's turn, a rack tile laid alone as a new set."""
+    page.goto(f"{server.url}/?bot_delay=0")
+    page.select_option("#bots", "3")
+    page.click("#play-bots")
+    _my_turn(page)
+    page.locator(".rack .tile").first.click()
+    page.click("#new-set")
+    expect(page.locator(".set.invalid")).to_have_count(1)
+
+
 def _speak(page: Page, language: str) -> None:
     """Switch the page to a language with the menu in its top bar, as a player would: the screen is
     drawn again in it, where it was. A page set up once (a room, a game, a result) is so checked
@@ -1301,13 +1312,7 @@ def test_every_page_fits_and_speaks_every_language(
         expect(page.locator(".rules")).to_contain_text(rounds)
         _texts_fit_and_speak(page, language, "room")
 
-    page.goto(f"{server.url}/?bot_delay=0")
-    page.select_option("#bots", "3")
-    page.click("#play-bots")
-    _my_turn(page)
-    page.locator(".rack .tile").first.click()
-    page.click("#new-set")
-    expect(page.locator(".set.invalid")).to_have_count(1)
+    _three_computers_and_an_invalid_set(page, server)
     page.click("#move-log summary")
     expect(page.locator("#move-log")).to_have_attribute("open", "")
     for language in LANGUAGES:

@@ -27,6 +27,7 @@ from .test_web import (
     _page,
     _speak,
     _texts_fit_and_speak,
+    _three_computers_and_an_invalid_set,
     browser,
     server,
 )
@@ -187,13 +188,7 @@ def test_a_phone_held_sideways_shows_the_table_the_rack_and_the_buttons_without_
     server: ThreadedServer, browser: Browser, size: ViewportSize
 ) -> None:
     page = _page(browser, size, touch=True)
-    page.goto(f"{server.url}/?bot_delay=0")
-    page.select_option("#bots", "3")
-    page.click("#play-bots")
-    _my_turn(page)
-    page.locator(".rack .tile").first.click()
-    page.click("#new-set")
-    expect(page.locator(".set.invalid")).to_have_count(1)
+    _three_computers_and_an_invalid_set(page, server)
     name = f"{size['width']}x{size['height']}"
     for language in LANGUAGES:
         _speak(page, language)
