@@ -286,3 +286,17 @@ def test_skipping_the_tie_break_keeps_the_score() -> None:
     assert exact is not None and quick is not None
     assert (quick.tiles_placed, quick.value) == (exact.tiles_placed, exact.value)
     assert quick.changed >= exact.changed == 2
+
+
+def test_four_jokers_kept_on_the_table_never_hide_a_play() -> None:
+    # The layout that scores most would put the three runs' jokers (standing for R1, B1 and Y1)
+    # in a group of their own: no play. The best real play adds Y10 to B10 K10 J.
+    rules = Rules.preset("six-player")
+    table = Table.parse("B10 K10 J | J Y2 Y3 | J R2 R3 | J B2 B3")
+    for rack in ("Y10", "K3 R12 Y10"):
+        for fewest in (True, False):
+            found = solve(parse_tiles(rack), table, rules=rules, initial_meld_done=True, fewest_changes=fewest)
+            assert found is not None and [str(tile) for tile in found.placed] == ["Y10"], (rack, fewest)
+            assert found.changed == 1
+            assert {str(meld) for meld in found.table.melds} >= {"J Y2 Y3", "J R2 R3", "J B2 B3"}
+    check(parse_tiles("K3 R12 Y10"), table, rules, melded=True, objective="tiles")

@@ -13,14 +13,19 @@ from ..melds import Meld, MeldKind, Table
 from ..rules import JokerReplacement, Rules
 from ..tiles import JOKER, Tile
 from ._keep import NO_FACES
-from ._search import FACES, INDEX, JOKER_INDEX, counts_of, face_of
+from ._search import FACE_COUNT, FACES, INDEX, JOKER_INDEX, counts_of, face_of, search
 
 
 class JokersAlone(Exception):
     """A layout puts jokers that keep their meaning in a set with no other
     tile (only possible with the six-player set's four jokers): the search
     counts them as the tiles they stand for, but the rules want a numbered
-    tile in every set, so the layout is no play."""
+    tile in every set, so the layout is no play. ``face``: the face of a
+    joker left so."""
+
+    def __init__(self, message: str, face: int | None = None) -> None:
+        super().__init__(message)
+        self.face = face
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,9 +93,14 @@ def _kept_by_set(
     return tuple(result)
 
 
-def arrange(before: Table, melds: Sequence[Meld], plan: JokerPlan) -> Table:
+def arrange(before: Table, melds: Sequence[Meld], plan: JokerPlan, *, wrap: bool = False) -> Table:
     """The table after the play: the old sets it made again as they were,
-    then its other sets, with kept jokers shown as jokers again."""
+    then its other sets, with kept jokers shown as jokers again.
+
+    Where the layout groups the faces of kept jokers in a set of their own
+    (it counts them as the tiles they stand for), the same faces are laid
+    out again with the old sets holding those jokers made again as they were
+    (:func:`_restore_old_sets`); :class:`JokersAlone` only when that fails too."""
     kept_jokers = Counter(plan.kept)
     # The new sets by their faces, in order, to find those made again.
     by_faces: dict[tuple[int, ...], list[int]] = {}
@@ -109,8 +119,50 @@ def arrange(before: Table, melds: Sequence[Meld], plan: JokerPlan) -> Table:
             taken.add(same.pop(0))
             kept_sets.append(meld)
             kept_jokers -= kept_here
-    shown = show_kept_jokers([new for index, new in enumerate(melds) if index not in taken], kept_jokers)
+    rest = [new for index, new in enumerate(melds) if index not in taken]
+    try:
+        shown = show_kept_jokers(list(rest), kept_jokers)
+    except JokersAlone:
+        restored, rest, kept_jokers = _restore_old_sets(before, plan, kept_sets, rest, kept_jokers, wrap)
+        shown = show_kept_jokers(rest, kept_jokers)
+        kept_sets += restored
     return Table(tuple(kept_sets) + tuple(shown))
+
+
+def _restore_old_sets(
+    before: Table, plan: JokerPlan, kept_sets: list[Meld], rest: list[Meld], kept_jokers: Counter[int], wrap: bool
+) -> tuple[list[Meld], list[Meld], Counter[int]]:
+    """The old sets holding kept jokers that the faces of ``rest`` can make again, one by
+    one while what is left still splits into sets, and those sets: the same tiles
+    placed, so the same play, with each such joker back in a set with numbered tiles.
+
+    :raises JokersAlone: when what is left does not split into sets.
+    """
+    pool = Counter(face_of(tile) for meld in rest for tile in meld.tiles)
+    restored: list[Meld] = []
+    left = Counter(kept_jokers)
+    for meld, kept_here in zip(before.melds, plan.kept_by_set, strict=True):
+        if not kept_here or meld in kept_sets or kept_here - left:
+            continue
+        faces = Counter(face_of(tile) for tile in meld.tiles if not tile.is_joker) + kept_here
+        if faces - pool or _split(pool - faces, wrap) is None:
+            continue
+        pool -= faces
+        left -= kept_here
+        restored.append(meld)
+    melds = _split(pool, wrap)
+    if melds is None:
+        raise JokersAlone("the tiles do not split into sets with every kept joker beside a numbered tile")
+    return restored, melds, left
+
+
+def _split(pool: Counter[int], wrap: bool) -> list[Meld] | None:
+    """Sets holding exactly the faces in ``pool``, or None if they do not split into sets."""
+    counts = [pool[face] for face in range(FACE_COUNT)]
+    if not any(counts):
+        return []
+    found = search(counts, [0] * FACE_COUNT, [0] * FACE_COUNT, wrap=wrap)
+    return None if found is None else list(found.melds)
 
 
 def show_kept_jokers(melds: list[Meld], kept: Counter[int]) -> list[Meld]:
@@ -124,7 +176,7 @@ def show_kept_jokers(melds: list[Meld], kept: Counter[int]) -> list[Meld]:
                 if tile in meld.tiles and sum(not t.is_joker for t in meld.tiles) > 1
             ]
             if not options:
-                raise JokersAlone(f"no set can hold the joker that stands for {tile}")
+                raise JokersAlone(f"no set can hold the joker that stands for {tile}", face)
             index = max(options, key=lambda i: sum(not t.is_joker for t in melds[i].tiles))
             meld = melds[index]
             tiles = tuple(JOKER if t == tile else t for t in meld.tiles)

@@ -302,6 +302,8 @@ def best_in_box(
     tables = tables_for(rules)
     setups = []
     reachable = []  # per setup, the rack tiles it may place at most: those that fit in some set
+    alone: set[int | None] = set()  # the faces of kept jokers a layout left in a set of their own
+    lost = floor  # the best score of such a layout
     for plan in joker_plans(before, high, rules):
         from_rack = [max(low[face], plan.forced[face]) for face in range(FACE_COUNT)]
         from_rack[JOKER_INDEX] = low[JOKER_INDEX]
@@ -324,8 +326,10 @@ def best_in_box(
         layout, _ = placing_all(setup, tables).depth_first(0, left)
         if layout is not None:
             try:
-                table = arrange(before, layout.melds, setup.plan)
-            except JokersAlone:
+                table = arrange(before, layout.melds, setup.plan, wrap=rules.wrap)
+            except JokersAlone as error:
+                alone.add(error.face)
+                lost = everything
                 continue
             # The plans that may place the whole rack too: this one, those
             # not searched yet, and those whose search gave up.
@@ -363,8 +367,10 @@ def best_in_box(
         score = bounds[number] = arrangement.score + fixed
         if score > best_score:
             try:
-                best = arrange(before, arrangement.melds, plan)
-            except JokersAlone:
+                best = arrange(before, arrangement.melds, plan, wrap=rules.wrap)
+            except JokersAlone as error:
+                alone.add(error.face)
+                lost = max(lost, score)
                 continue
             best_score = score
     if cut and setups:
@@ -375,15 +381,56 @@ def best_in_box(
         layout, _ = LayerSearch(setup.problem, tables, score=best_score - fixed + 1).depth_first(0, [LEAD_BUDGET])
         if layout is not None:
             try:
-                best = arrange(before, layout.melds, setup.plan)
+                best = arrange(before, layout.melds, setup.plan, wrap=rules.wrap)
                 best_score = bounds[0] = layout.score + fixed
-            except JokersAlone:
-                pass
+            except JokersAlone as error:
+                alone.add(error.face)
+                lost = max(lost, layout.score + fixed)
+    if lost > best_score:
+        # A better layout put jokers that keep their meaning in a set of their
+        # own (the six-player set's four jokers): the best play that leaves
+        # the old sets holding those jokers as they are, if it beats the best.
+        beside = _beside_lone_jokers(before, setups, alone, low, high, weights, rules, best_score, budget, keep_peaks)
+        if beside is not None:
+            return beside
     if best is None:
         return None
     rivals = tuple(setup for setup, bound in zip(setups, bounds, strict=True) if bound >= best_score)
     # A play placing the whole rack is the best however it was found.
-    return Found(best_score, best, rivals, tuple(high), proven=not cut or best_score >= everything)
+    proven = (not cut or best_score >= everything) and lost <= best_score
+    return Found(best_score, best, rivals, tuple(high), proven=proven)
+
+
+def _beside_lone_jokers(
+    before: Table,
+    setups: Sequence[Setup],
+    alone: set[int | None],
+    low: Sequence[int],
+    high: Sequence[int],
+    weights: Sequence[int],
+    rules: Rules,
+    floor: int,
+    budget: int | None,
+    keep_peaks: bool,
+) -> Found | None:
+    """The best play scoring more than ``floor`` that leaves as they are the old sets whose
+    jokers may stand for a face in ``alone``, searched on the rest of the table; not proven
+    the best, since a play changing those sets another way might score more."""
+    held = {
+        index
+        for setup in setups
+        for index, kept_here in enumerate(setup.plan.kept_by_set)
+        if kept_here and (None in alone or alone & set(kept_here))
+    }
+    if not held:
+        return None
+    rest = Table(tuple(meld for index, meld in enumerate(before.melds) if index not in held))
+    found = best_in_box(rest, low, high, weights, rules, melded=True, floor=floor, budget=budget, keep_peaks=keep_peaks)
+    if found is None or found.score <= floor:
+        return None
+    table = least_changed(rest, found, weights, rules)[0] if keep_peaks else found.table
+    kept = tuple(meld for index, meld in enumerate(before.melds) if index in held)
+    return Found(found.score, Table(kept + table.melds), proven=False)
 
 
 def _read_position(
