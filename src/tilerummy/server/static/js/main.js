@@ -578,7 +578,7 @@ function showHome() {
           "div",
           { class: "row" },
           select("bots", t("opponents"), [[1, "1"], [2, "2"], [3, "3"]], 1),
-          select("level", t("bot_level"), ["easy", "greedy", "hard", "expert"].map((level) => [level, t(`level_${level}`)]), "easy"),
+          select("level", t("bot_level"), ["easy", "greedy", "hard", "network", "expert"].map((level) => [level, t(`level_${level}`)]), "easy"),
           select("bot-turn", t("turn_time"), [[60, t("seconds", { n: 60 })], [120, t("seconds", { n: 120 })], ["none", t("no_limit")]], 120),
         ),
         h("button", { id: "play-bots", class: "big", onclick: playBots }, t("play_bots")),
