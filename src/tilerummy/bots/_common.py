@@ -52,6 +52,19 @@ def disjoint_sets(rack: Iterable[Tile], rules: Rules) -> list[Meld]:
     return chosen
 
 
+def sets_and_lay_offs(table: Table, rack: Iterable[Tile], rules: Rules) -> Table | None:
+    """The table with the rack's own sets (``disjoint_sets``) laid down and then single
+    tiles added to the ends of its sets (``lay_off``), or None when neither finds a play."""
+    chosen = disjoint_sets(rack, rules)
+    left = Counter(rack)
+    for meld in chosen:
+        left -= Counter(meld.tiles)
+    melds = list(table.melds) + chosen
+    if not lay_off(melds, left, rules) and not chosen:
+        return None
+    return Table(tuple(melds))
+
+
 def lay_off(table: list[Meld], left: Counter[Tile], rules: Rules, rng: random.Random | None = None) -> int:
     """Add single rack tiles (not jokers) to the ends of sets on the table; how many were added."""
     added = 0

@@ -4,12 +4,11 @@ ends of the table's sets, never rearranges them, and now and then overlooks a pl
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 from ..game import Action, PlayerView
 from ..melds import Table
 from ..openings import find_opening
-from ._common import disjoint_sets, lay_off, own_rack, play_or_draw
+from ._common import own_rack, play_or_draw, sets_and_lay_offs
 
 #: How often a beginner does not see a play it could make.
 MISS_RATE = 0.25
@@ -34,11 +33,4 @@ class EasyBot:
         if not view.melded[view.seat]:
             opening = find_opening(rack, view.rules)
             return play_or_draw(view, None if opening is None else Table(view.table.melds + tuple(opening)))
-        chosen = disjoint_sets(rack, view.rules)
-        left = Counter(rack)
-        for meld in chosen:
-            left -= Counter(meld.tiles)
-        table = list(view.table.melds) + chosen
-        if not lay_off(table, left, view.rules) and not chosen:
-            return play_or_draw(view, None)
-        return play_or_draw(view, Table(tuple(table)))
+        return play_or_draw(view, sets_and_lay_offs(view.table, rack, view.rules))

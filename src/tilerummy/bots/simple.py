@@ -16,7 +16,7 @@ from collections import Counter
 from ..game import Action, PlayerView
 from ..melds import Meld, Table
 from ..openings import best_opening, candidate_melds, find_opening
-from ._common import disjoint_sets, lay_off, play_or_draw
+from ._common import lay_off, play_or_draw, sets_and_lay_offs
 
 #: Above this many tiles the best opening is not searched for, only one that is enough.
 _BEST_OPENING_RACK_LIMIT = 20
@@ -41,15 +41,7 @@ class SimpleBot:
             if opening is None:
                 return None
             return Table(view.table.melds + tuple(opening))
-        new_sets = disjoint_sets(rack, rules)
-        left = Counter(rack)
-        for meld in new_sets:
-            left -= Counter(meld.tiles)
-        table = list(view.table.melds) + new_sets
-        laid_off = lay_off(table, left, rules)
-        if not new_sets and not laid_off:
-            return None
-        return Table(tuple(table))
+        return sets_and_lay_offs(view.table, rack, rules)
 
 
 class RandomBot:
