@@ -258,6 +258,24 @@ def test_a_play_out_ends_when_someone_goes_out() -> None:
     assert 0.0 < play_world_out(world, view, opening, tuple(parse_tiles("K10 K11 K12")), horizon=3) < 1.0
 
 
+def test_a_play_out_that_drains_the_pool_is_won_by_the_lowest_rack() -> None:
+    game = scenario(["R13 B13 K2", "Y1 Y2 Y5"], pool_size=1)
+    view = game.view(0)
+    own = Counter(parse_tiles("R13 B13 K2"))
+    # The bot draws the pool's last tile; the other has its one more turn, the bot its last; then racks are counted.
+    lower = World([own.copy(), Counter(parse_tiles("Y1 Y2 Y5"))], [parse_tiles("K1"), []])
+    assert play_world_out(lower, view, None, (), horizon=3) == 0.0
+    higher = World([own.copy(), Counter(parse_tiles("Y12 Y9 K13"))], [parse_tiles("K1"), []])
+    assert play_world_out(higher, view, None, (), horizon=3) == 1.0
+    # On a dry pool, the turns left are counted from the last draw: seat 1's turn, then seat 0's last.
+    game.draw(0)
+    after = game.view(1)
+    world = World([Counter(parse_tiles("R13 B13 K2 K1")), Counter(parse_tiles("Y1 Y2 Y5"))], [[], []])
+    assert play_world_out(world, after, None, (), horizon=3) == 1.0
+    world.racks[1] = Counter(parse_tiles("Y12 Y9 K13"))
+    assert play_world_out(world, after, None, (), horizon=3) == 0.0
+
+
 def test_evidence_reads_what_each_opponent_did_last() -> None:
     game = scenario(["R1 R2 R3 R4 B9 B10 B11 K5", "Y1 Y2", "K1 K2"])
     game.play(0, "R1 R2 R3 R4 | B9 B10 B11")

@@ -14,7 +14,9 @@ weighing each deal by what every opponent's last move said about its rack,
 and with one queue of future draws per seat, so that every play tried in a
 world meets the same draws. It plays the next turns of each world with the
 greedy solver for everyone and scores where the play-out stopped with a win
-probability fitted on games of greedy players (:mod:`.win_model`).
+probability fitted on games of greedy players (:mod:`.win_model`); one that
+reaches the end of a dry pool is scored as the round is, 1 if the bot then
+holds the lowest rack, else 0.
 
 Once its own rack is small (:attr:`Search.exact_rack`), the bot first
 counts, exactly, each candidate's chance of going out after its own next
@@ -44,7 +46,8 @@ from dataclasses import dataclass
 
 from ..game import Action, PlayerView
 from ..melds import Table
-from ..rules import Rules
+from ..rules import PoolExhausted, Rules
+from ..scoring import rack_value
 from ..solver import Objective, Solution, candidates, solve
 from ..tiles import Tile
 from ._common import own_rack, play_or_draw
@@ -390,7 +393,9 @@ def _safe(world: World, view: PlayerView, table: Table) -> bool:
 
 def play_out(world: World, view: PlayerView, table: Table | None, placed: tuple[Tile, ...], horizon: int) -> float:
     """The bot's chance of winning after its move (``table``, or a draw when None)
-    and ``horizon`` greedy turns by everyone in ``world``."""
+    and ``horizon`` greedy turns by everyone in ``world``. A play-out that
+    reaches the round's end on a dry pool is scored as the round is: 1 when
+    the bot's rack is the lowest then, else 0."""
     assert view.seat is not None
     rules = view.rules
     racks = [Counter(rack) for rack in world.racks]
@@ -398,10 +403,15 @@ def play_out(world: World, view: PlayerView, table: Table | None, placed: tuple[
     melded = list(view.melded)
     seat = view.seat
     players = len(racks)
+    # Turns still to play once the pool is dry (None: it is not).
+    left = _turns_left(view)
+    ends = rules.pool_exhausted is PoolExhausted.ONE_MORE_ROUND
     if table is None:
         tile = draws.draw(seat)
         if tile is not None:
             racks[seat][tile] += 1
+            if ends and not draws.pool_size:
+                left = players
     else:
         racks[seat] -= Counter(placed)
         melded[seat] = True
@@ -410,6 +420,10 @@ def play_out(world: World, view: PlayerView, table: Table | None, placed: tuple[
     current = view.table if table is None else table
     turn = (seat + 1) % players
     for _ in range(horizon * players - 1):
+        if left is not None:
+            if left <= 0:
+                return 1.0 if _lowest(racks, melded, rules) == seat else 0.0
+            left -= 1
         found = _greedy(racks[turn], current, rules, melded=melded[turn])
         if found is not None:
             racks[turn] -= Counter(found.placed)
@@ -421,9 +435,34 @@ def play_out(world: World, view: PlayerView, table: Table | None, placed: tuple[
             tile = draws.draw(turn)
             if tile is not None:
                 racks[turn][tile] += 1
+                if ends and not draws.pool_size:
+                    left = players
         turn = (turn + 1) % players
+    if left is not None and left <= 0:
+        return 1.0 if _lowest(racks, melded, rules) == seat else 0.0
     sizes = [sum(rack.values()) for rack in racks]
     return win_probability(seat, sizes, draws.pool_size, turn, melded)
+
+
+def _turns_left(view: PlayerView) -> int | None:
+    """With the pool dry before this move, the turns after it until the round
+    ends (each seat's one more turn since the last draw); None while the pool holds tiles."""
+    if view.pool_size or view.rules.pool_exhausted is not PoolExhausted.ONE_MORE_ROUND:
+        return None
+    since = 0
+    for action in reversed(view.history):
+        if action.kind == "draw":
+            break
+        since += 1
+    return max(0, len(view.rack_sizes) - since - 1)
+
+
+def _lowest(racks: list[Counter[Tile]], melded: list[bool], rules: Rules) -> int:
+    """The seat that wins a round ended on a dry pool: the lowest rack value,
+    among the seats that opened if the rules penalise the others (then the fewer tiles)."""
+    seats = range(len(racks))
+    contenders = [seat for seat in seats if melded[seat] or not rules.unmelded_penalty] or list(seats)
+    return min(contenders, key=lambda seat: (rack_value(racks[seat].elements(), rules), sum(racks[seat].values())))
 
 
 def _greedy(rack: Counter[Tile], table: Table, rules: Rules, *, melded: bool) -> Solution | None:
