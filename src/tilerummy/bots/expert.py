@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from ..game import Action, PlayerView
 from ..melds import Table
 from ..rules import PoolExhausted, Rules
-from ..scoring import rack_value
+from ..scoring import score_round
 from ..solver import Objective, Solution, candidates, solve
 from ..tiles import Tile
 from ._common import own_rack, play_or_draw
@@ -422,7 +422,7 @@ def play_out(world: World, view: PlayerView, table: Table | None, placed: tuple[
     for _ in range(horizon * players - 1):
         if left is not None:
             if left <= 0:
-                return 1.0 if _lowest(racks, melded, rules) == seat else 0.0
+                return 1.0 if _lowest(racks, melded, view) == seat else 0.0
             left -= 1
         found = _greedy(racks[turn], current, rules, melded=melded[turn])
         if found is not None:
@@ -439,7 +439,7 @@ def play_out(world: World, view: PlayerView, table: Table | None, placed: tuple[
                     left = players
         turn = (turn + 1) % players
     if left is not None and left <= 0:
-        return 1.0 if _lowest(racks, melded, rules) == seat else 0.0
+        return 1.0 if _lowest(racks, melded, view) == seat else 0.0
     sizes = [sum(rack.values()) for rack in racks]
     return win_probability(seat, sizes, draws.pool_size, turn, melded)
 
@@ -457,12 +457,15 @@ def _turns_left(view: PlayerView) -> int | None:
     return max(0, len(view.rack_sizes) - since - 1)
 
 
-def _lowest(racks: list[Counter[Tile]], melded: list[bool], rules: Rules) -> int:
-    """The seat that wins a round ended on a dry pool: the lowest rack value,
-    among the seats that opened if the rules penalise the others (then the fewer tiles)."""
-    seats = range(len(racks))
-    contenders = [seat for seat in seats if melded[seat] or not rules.unmelded_penalty] or list(seats)
-    return min(contenders, key=lambda seat: (rack_value(racks[seat].elements(), rules), sum(racks[seat].values())))
+def _lowest(racks: list[Counter[Tile]], melded: list[bool], view: PlayerView) -> int:
+    """The seat that wins a round ended on a dry pool, as the round is scored (:func:`.scoring.score_round`)."""
+    players = len(racks)
+    first = view.history[0].seat if view.history else view.seat
+    assert first is not None
+    order = [(first + step) % players for step in range(players)]
+    unmelded = {seat: False for seat in range(players) if not melded[seat]}
+    tiles = [list(rack.elements()) for rack in racks]
+    return score_round(tiles, view.rules, unmelded=unmelded, turn_order=order).winner
 
 
 def _greedy(rack: Counter[Tile], table: Table, rules: Rules, *, melded: bool) -> Solution | None:
