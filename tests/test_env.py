@@ -4,7 +4,7 @@ determinism, what an observation holds, masks and rewards."""
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
@@ -12,6 +12,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 from tilerummy import Game
+from tilerummy.bots import GreedyBot
 from tilerummy.deal import Deal
 from tilerummy.env import FACES, MAX_SEATS, OBSERVATION_LAYOUT, encode_observation, legal_plays, observation_size
 from tilerummy.env.aec import TileRummyEnv, env, round_rewards
@@ -201,3 +202,25 @@ def test_bad_options_are_refused_with_a_reason() -> None:
     single.reset(seed=0)
     with pytest.raises(ValueError, match="outside the action space"):
         single.step(99)
+
+
+def test_single_seat_takes_a_bot_of_ones_own_as_an_opponent() -> None:
+    seeds: list[int] = []
+
+    def own_greedy(seed: int) -> GreedyBot:
+        seeds.append(seed)
+        return GreedyBot(seed)
+
+    def play(opponent: str | Callable[[int], GreedyBot]) -> list[object]:
+        single = SingleSeatEnv((opponent,), seat=1)
+        observation, _ = single.reset(seed=12)
+        terminated = False
+        while not terminated:
+            action = int(np.flatnonzero(observation["action_mask"])[0])
+            observation, _, terminated, _, _ = single.step(action)
+        return list(single.game.actions)
+
+    assert play(own_greedy) == play("greedy")
+    assert len(seeds) == 1
+    with pytest.raises(ValueError, match="opponent 7"):
+        SingleSeatEnv((7,))  # type: ignore[arg-type]

@@ -2,12 +2,16 @@
 
 Each round plays heads-up games in the Gymnasium environment
 (``tilerummy.env.single.SingleSeatEnv``) against the greedy bot, the learner's
-seat drawn at random. At every turn where the learner has a choice, the
+seat drawn at random; or, with ``--opponents``, against a population: each
+game's opponent drawn from the styles and frozen networks named, and with
+``--self-play`` every network fitted in an earlier round too (fictitious
+self-play). At every turn where the learner has a choice, the
 teacher values each candidate (the network's candidates: the solver's plays
 and drawing) by paired rollouts: it deals the tiles the learner cannot see
 at random, consistently with the rack sizes, gives every seat its own queue
-of draws, and plays each candidate then a few greedy turns of everyone in
-the same worlds. The first round follows the teacher's choices; later
+of draws, and plays each candidate then a few turns of everyone in the
+same worlds: greedy turns, or, for an opponent that holds its tiles (the
+hoarders and every network), turns that only open and go out. The first round follows the teacher's choices; later
 rounds follow the network trained so far, so the teacher relabels the
 positions the network itself reaches (DAgger). After every round the
 network is fitted again to all labels gathered so far: its scores regress
@@ -18,8 +22,11 @@ Run (from the repository, with the package importable):
     python tools/train_policy.py --seed 1 --out src/tilerummy/bots/network_weights.npz
 
 The same seed and options give the same weights. ``--eval-games N`` plays N
-mirrored deals against greedy at the end (deals from ``--eval-seed``) and
-prints the win share.
+mirrored deals against each of ``--eval-against`` (greedy by default) at the
+end (deals from ``--eval-seed``) and prints the win shares. A best response
+to a frozen network is the same training with that network alone as the
+opponent (``--opponents frozen.npz``), measured with ``--eval-against
+frozen.npz``.
 """
 
 from __future__ import annotations
@@ -34,24 +41,67 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
+from tilerummy.bots import OPPONENTS, Bot
 from tilerummy.bots.network import (
     FEATURES,
     PLAYS,
     Candidate,
     FloatArray,
+    NetworkBot,
     PolicyNetwork,
     candidate_features,
     choose_index,
+    load_weights,
 )
 from tilerummy.bots.worlds import unseen_tiles
 from tilerummy.env.single import SingleSeatEnv
+from tilerummy.errors import TilerummyError
 from tilerummy.game import PlayerView
 from tilerummy.rules import Rules
-from tilerummy.solver import solve
+from tilerummy.solver import Solution, solve
 from tilerummy.tiles import Tile
+
+#: How the teacher plays a seat out: the most tiles every turn, or only opening and going out.
+Style = Literal["greedy", "hold"]
+
+#: The named opponents that hold their tiles (the networks' levels wait to lay a big rack too).
+HOLDING = frozenset({"hoarder", "lurker", "hard", "network", "expert", "hard-v1", "network-v1", "expert-fast"})
+
+
+@dataclass(frozen=True)
+class NetworkOpponent:
+    """A frozen network as an opponent: the network level's raw choice (no racing), made from a seed."""
+
+    network: PolicyNetwork
+
+    def __call__(self, seed: int) -> Bot:
+        return NetworkBot(seed, self.network)
+
+
+@dataclass(frozen=True)
+class Member:
+    """One opponent of the population: its name, and what the environment makes it from."""
+
+    label: str
+    opponent: str | NetworkOpponent
+
+    @property
+    def style(self) -> Style:
+        holds = isinstance(self.opponent, NetworkOpponent) or self.opponent in HOLDING
+        return "hold" if holds else "greedy"
+
+
+def member(name: str) -> Member:
+    """A level or league opponent by name, or a network's ``.npz`` weights by path."""
+    if name.endswith(".npz"):
+        return Member(Path(name).stem, NetworkOpponent(load_weights(name)))
+    if name.lower() not in OPPONENTS:
+        raise TilerummyError(f"opponent {name!r}: a weights file (.npz) or one of {', '.join(OPPONENTS)}")
+    return Member(name.lower(), name.lower())
 
 
 @dataclass(frozen=True)
@@ -63,17 +113,20 @@ class Teacher:
     #: Tile differences at the horizon are worth tanh(scale * difference); going out is worth 1.
     scale: float = 0.15
 
-    def values(self, view: PlayerView, options: Sequence[Candidate], rng: random.Random) -> FloatArray:
-        """Each candidate's mean outcome over the same worlds, from the learner's side (-1 to 1)."""
+    def values(
+        self, view: PlayerView, options: Sequence[Candidate], rng: random.Random, styles: Sequence[Style] = ()
+    ) -> FloatArray:
+        """Each candidate's mean outcome over the same worlds, from the learner's side (-1 to 1);
+        ``styles``: how each seat is played out (greedy where not given)."""
         unseen = unseen_tiles(view)
         totals = np.zeros(len(options))
         for _ in range(self.worlds):
             world = deal_world(view, unseen, rng)
             for index, option in enumerate(options):
-                totals[index] += self.play_out(view, world, option)
+                totals[index] += self.play_out(view, world, option, styles)
         return totals / self.worlds
 
-    def play_out(self, view: PlayerView, world: World, option: Candidate) -> float:
+    def play_out(self, view: PlayerView, world: World, option: Candidate, styles: Sequence[Style] = ()) -> float:
         assert view.seat is not None
         rules = view.rules
         racks = [Counter(rack) for rack in world.racks]
@@ -94,6 +147,8 @@ class Teacher:
             found = solve(
                 list(racks[turn].elements()), table, rules=rules, initial_meld_done=melded[turn], fewest_changes=False
             )
+            if found is not None and turn < len(styles) and styles[turn] == "hold":
+                found = _held(found, racks[turn], melded[turn])
             if found is not None:
                 racks[turn] -= Counter(found.placed)
                 table, melded[turn] = found.table, True
@@ -105,6 +160,11 @@ class Teacher:
         mine = racks[me].total()
         closest = min(rack.total() for seat, rack in enumerate(racks) if seat != me)
         return math.tanh(self.scale * (closest - mine))
+
+
+def _held(found: Solution, rack: Counter[Tile], melded: bool) -> Solution | None:
+    """What a player that holds its tiles makes of the best play: its initial meld, or going out; else nothing."""
+    return found if not melded or len(found.placed) == rack.total() else None
 
 
 @dataclass(frozen=True)
@@ -144,14 +204,20 @@ def candidates_now(environment: SingleSeatEnv) -> list[Candidate]:
     return [*(Candidate(play.table, play.placed) for play in plays), Candidate(None, ())]
 
 
-def play_and_label(job: tuple[int, int, PolicyNetwork | None, Teacher, str]) -> tuple[Labels, float]:
-    """One game against greedy from deal ``seed``: the labels of the learner's
+#: One game to play and label: its deal, the round, the network so far, the teacher, the rules, the opponent.
+Job = tuple[int, int, PolicyNetwork | None, Teacher, str, Member]
+
+
+def play_and_label(job: Job) -> tuple[Labels, float]:
+    """One game against ``opponent`` from deal ``seed``: the labels of the learner's
     choices, and its result (+1 won, -1 lost)."""
-    seed, round_index, network, teacher, rules = job
-    environment = SingleSeatEnv(("greedy",), rules=rules, seat=None, plays=PLAYS)
+    seed, round_index, network, teacher, rules, opponent = job
+    environment = SingleSeatEnv((opponent.opponent,), rules=rules, seat=None, plays=PLAYS)
     rng = random.Random(seed * 7919 + round_index)
     labels = Labels([], [])
     environment.reset(seed=seed)
+    styles: list[Style] = ["greedy", "greedy"]
+    styles[1 - environment.seat] = opponent.style
     reward, terminated = 0.0, False
     while not terminated:
         view = environment.game.view(environment.seat)
@@ -160,7 +226,7 @@ def play_and_label(job: tuple[int, int, PolicyNetwork | None, Teacher, str]) -> 
         if len(options) == 1 or any(len(option.placed) == rack_size for option in options):
             index = choose_index(network, view, options) if network is not None else 0
         else:
-            values = teacher.values(view, options, rng)
+            values = teacher.values(view, options, rng, styles)
             labels.features.append(candidate_features(view, options))
             labels.values.append(values)
             index = int(np.argmax(values)) if network is None else choose_index(network, view, options)
@@ -210,12 +276,13 @@ def agreement(network: PolicyNetwork, labels: Labels) -> tuple[float, float]:
     return same / count, greedy / count
 
 
-def evaluate(job: tuple[int, PolicyNetwork, str]) -> int:
-    """Wins of the network over the two games of one deal, once from each seat, against greedy."""
-    deal, network, rules = job
-    wins = 0
+def evaluate(job: tuple[int, PolicyNetwork, str, Member]) -> tuple[int, int]:
+    """Wins of the network over the two games of one deal, once from each seat, against
+    ``opponent``, and how many of the two ended with someone going out."""
+    deal, network, rules, opponent = job
+    wins = ended = 0
     for seat in (0, 1):
-        environment = SingleSeatEnv(("greedy",), rules=rules, seat=seat, plays=PLAYS)
+        environment = SingleSeatEnv((opponent.opponent,), rules=rules, seat=seat, plays=PLAYS)
         environment.reset(seed=deal)
         terminated, reward = False, 0.0
         while not terminated:
@@ -226,7 +293,14 @@ def evaluate(job: tuple[int, PolicyNetwork, str]) -> int:
             _, reward_now, terminated, _, _ = environment.step(action)
             reward = float(reward_now)
         wins += reward > 0
-    return wins
+        result = environment.game.result
+        ended += result is not None and result.went_out
+    return wins, ended
+
+
+def opponent_of(deal: int, population: Sequence[Member]) -> Member:
+    """The opponent of a training game: drawn uniformly from the population, by the deal."""
+    return population[random.Random(deal * 104_729 + 3).randrange(len(population))]
 
 
 def wilson(wins: int, games: int) -> tuple[float, float]:
@@ -248,11 +322,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--horizon", type=int, default=Teacher.horizon, help="teacher: turns of every player")
     parser.add_argument("--hidden", type=int, default=16, help="hidden units")
     parser.add_argument("--rules", default="standard", help="rules preset of the training games")
+    parser.add_argument(
+        "--opponents",
+        default="greedy",
+        help="the population, comma-separated: levels, league opponents, networks' .npz weights (default: greedy)",
+    )
+    parser.add_argument(
+        "--self-play", action="store_true", help="add the network fitted after each round to the population"
+    )
     parser.add_argument("--workers", type=int, default=2, help="processes that play games")
-    parser.add_argument("--eval-games", type=int, default=0, help="mirrored deals against greedy at the end")
+    parser.add_argument("--eval-games", type=int, default=0, help="mirrored deals against each opponent at the end")
+    parser.add_argument(
+        "--eval-against", default="greedy", help="the opponents of the evaluation, as --opponents (default: greedy)"
+    )
     parser.add_argument("--eval-seed", type=int, default=500_000, help="first deal of the evaluation")
     options = parser.parse_args(argv)
-    Rules.preset(options.rules)
+    try:
+        Rules.preset(options.rules)
+        population = [member(name) for name in options.opponents.split(",") if name]
+        judges = [member(name) for name in options.eval_against.split(",") if name]
+    except TilerummyError as error:
+        parser.error(str(error))
+    if not population:
+        parser.error("--opponents: name at least one opponent")
     teacher = Teacher(worlds=options.worlds, horizon=options.horizon)
     labels = Labels([], [])
     network: PolicyNetwork | None = None
@@ -260,7 +352,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     with multiprocessing.get_context("spawn").Pool(options.workers) as pool:
         for round_index in range(options.rounds):
             first = options.seed * 1_000_000 + round_index * options.games
-            jobs = [(first + game, round_index, network, teacher, options.rules) for game in range(options.games)]
+            jobs: list[Job] = [
+                (first + game, round_index, network, teacher, options.rules, opponent_of(first + game, population))
+                for game in range(options.games)
+            ]
             results = pool.map(play_and_label, jobs, chunksize=1)
             wins = 0
             for found, result in results:
@@ -268,6 +363,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 labels.values.extend(found.values)
                 wins += result > 0
             network = fit(labels, options.hidden, options.seed + round_index)
+            if options.self_play:
+                population.append(Member(f"round-{round_index + 1}", NetworkOpponent(network)))
             same, greedy = agreement(network, labels)
             print(
                 f"round {round_index + 1}: {len(results)} games, learner won {wins}; "
@@ -278,13 +375,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         assert network is not None
         network.save(options.out)
         print(f"wrote {options.out} ({network.parameters} parameters)")
-        if options.eval_games:
-            deals = range(options.eval_seed, options.eval_seed + options.eval_games)
-            wins = sum(pool.map(evaluate, [(deal, network, options.rules) for deal in deals], chunksize=1))
+        deals = range(options.eval_seed, options.eval_seed + options.eval_games)
+        for judge in judges if options.eval_games else ():
+            outcomes = pool.map(evaluate, [(deal, network, options.rules, judge) for deal in deals], chunksize=1)
+            wins, ended = sum(won for won, _ in outcomes), sum(out for _, out in outcomes)
             games = 2 * options.eval_games
             low, high = wilson(wins, games)
             print(
-                f"against greedy: {wins}/{games} = {wins / games:.3f} [{low:.3f}, {high:.3f}] (deals from {options.eval_seed})"
+                f"against {judge.label}: {wins}/{games} = {wins / games:.3f} [{low:.3f}, {high:.3f}], "
+                f"{ended / games:.0%} went out (deals from {options.eval_seed})",
+                flush=True,
             )
     return 0
 

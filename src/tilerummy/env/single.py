@@ -10,7 +10,7 @@ the whole action space still gets a well-formed episode.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, SupportsFloat
 
 import gymnasium
@@ -30,7 +30,9 @@ ILLEGAL_REWARD = -1.0
 
 class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
     """One round against bots of the given levels (one per other seat, in the
-    order they play after the learner's seat).
+    order they play after the learner's seat). An opponent is a level's (or
+    league opponent's) name, or a bot of one's own: a callable that takes a
+    seed and returns a new :class:`~tilerummy.bots.Bot` for the round.
 
     ``seat`` is the learner's seat, or None for a seat drawn at every reset.
     ``rules``, ``plays`` and ``reward`` as for :class:`~.aec.TileRummyEnv`;
@@ -41,7 +43,7 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
 
     def __init__(
         self,
-        opponents: Sequence[str] = ("greedy",),
+        opponents: Sequence[str | Callable[[int], Bot]] = ("greedy",),
         rules: Rules | str = "standard",
         *,
         seat: int | None = 0,
@@ -62,7 +64,10 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r}: choose 'ansi'")
         for level in opponents:
-            make_bot(level, budget=budget)  # an unknown level is refused now, not at the first reset
+            if isinstance(level, str):
+                make_bot(level, budget=budget)  # an unknown level is refused now, not at the first reset
+            elif not callable(level):
+                raise ValueError(f"opponent {level!r}: give a level's name or a callable that makes a bot from a seed")
         self.opponents = tuple(opponents)
         self.seat_option = seat
         self.plays = plays
@@ -97,8 +102,7 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
         self._game = Game.new(self.players, rules=self.rules, seed=deal)
         others = [(self.seat + offset) % self.players for offset in range(1, self.players)]
         self._bots = {
-            seat: make_bot(level, seed=(deal + seat) % 2**63, budget=self.budget)
-            for seat, level in zip(others, self.opponents, strict=True)
+            seat: self._make(level, (deal + seat) % 2**63) for seat, level in zip(others, self.opponents, strict=True)
         }
         self._bots_play()
         return self._observe(), {"seat": self.seat}
@@ -127,6 +131,9 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
         rack = " ".join(str(piece.tile) for piece in view.rack or ())
         table = " | ".join(str(meld) for meld in game.table) or "(empty)"
         return f"table: {table}\nrack: {rack}\nracks: {list(view.rack_sizes)}; pool: {view.pool_size}"
+
+    def _make(self, level: str | Callable[[int], Bot], seed: int) -> Bot:
+        return make_bot(level, seed=seed, budget=self.budget) if isinstance(level, str) else level(seed)
 
     def _bots_play(self) -> None:
         game = self.game
