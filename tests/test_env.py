@@ -8,11 +8,12 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
+from gymnasium.utils import seeding
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 from tilerummy import Game
-from tilerummy.bots import GreedyBot
+from tilerummy.bots import EasyBot
 from tilerummy.deal import Deal
 from tilerummy.env import FACES, MAX_SEATS, OBSERVATION_LAYOUT, encode_observation, legal_plays, observation_size
 from tilerummy.env.aec import TileRummyEnv, env, round_rewards
@@ -207,11 +208,11 @@ def test_bad_options_are_refused_with_a_reason() -> None:
 def test_single_seat_takes_a_bot_of_ones_own_as_an_opponent() -> None:
     seeds: list[int] = []
 
-    def own_greedy(seed: int) -> GreedyBot:
+    def own_easy(seed: int) -> EasyBot:
         seeds.append(seed)
-        return GreedyBot(seed)
+        return EasyBot(seed)
 
-    def play(opponent: str | Callable[[int], GreedyBot]) -> list[object]:
+    def play(opponent: str | Callable[[int], EasyBot]) -> list[object]:
         single = SingleSeatEnv((opponent,), seat=1)
         observation, _ = single.reset(seed=12)
         terminated = False
@@ -220,7 +221,9 @@ def test_single_seat_takes_a_bot_of_ones_own_as_an_opponent() -> None:
             observation, _, terminated, _, _ = single.step(action)
         return list(single.game.actions)
 
-    assert play(own_greedy) == play("greedy")
-    assert len(seeds) == 1
+    assert play(own_easy) == play("easy")
+    # The seed a named level gets: the round's deal, plus the bot's seat (0 here).
+    deal = int(seeding.np_random(12)[0].integers(2**63))
+    assert seeds == [deal % 2**63]
     with pytest.raises(ValueError, match="opponent 7"):
         SingleSeatEnv((7,))  # type: ignore[arg-type]

@@ -12,6 +12,7 @@ import pytest
 from tilerummy.bots.league import frozen_network
 from tilerummy.env.single import SingleSeatEnv
 from tilerummy.errors import TilerummyError
+from tilerummy.game import PlayerView
 from tilerummy.solver import solve
 from tilerummy.tiles import parse_tiles
 
@@ -30,8 +31,21 @@ def test_members_are_named_styles_or_networks(tmp_path: Path) -> None:
     snapshot = train_policy.member(str(weights))
     assert snapshot.label == "snapshot" and snapshot.style == "hold"
     assert isinstance(snapshot.opponent, train_policy.NetworkOpponent)
+    assert train_policy.member(" hoarder ").label == "hoarder"
     with pytest.raises(TilerummyError, match="opponent 'sprinter'"):
         train_policy.member("sprinter")
+
+
+def test_bad_opponents_are_refused_naming_the_option(capsys: pytest.CaptureFixture[str]) -> None:
+    for option, value, reason in (
+        ("--opponents", "greedy,sprinter", "--opponents: opponent 'sprinter'"),
+        ("--eval-against", " , ", "--eval-against: name at least one opponent"),
+        ("--opponents", "missing.NPZ", "--opponents: weights missing.NPZ: not a network's weights file"),
+    ):
+        with pytest.raises(SystemExit) as stopped:
+            train_policy.main(["--out", "unused.npz", option, value])
+        assert stopped.value.code == 2
+        assert reason in capsys.readouterr().err
 
 
 def test_each_game_draws_its_opponent_from_the_whole_population() -> None:
@@ -55,6 +69,25 @@ def test_a_holding_seat_is_played_out_opening_and_going_out_only() -> None:
     rack[parse_tiles("R11")[0]] -= 1
     out = solve(list(rack.elements()), table, fewest_changes=False)
     assert out is not None and train_policy._held(out, rack, melded=True) is out  # goes out
+
+
+def test_the_teacher_plays_the_opponents_seat_in_its_style(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[int, tuple[str, ...]]] = []
+
+    def record(
+        teacher: train_policy.Teacher, view: PlayerView, options: object, rng: object, styles: tuple[str, ...] = ()
+    ) -> np.ndarray:
+        assert view.seat is not None
+        seen.append((view.seat, tuple(styles)))
+        return np.zeros(len(options))  # type: ignore[arg-type]
+
+    monkeypatch.setattr(train_policy.Teacher, "values", record)
+    for deal in (2, 4):  # the learner in seat 0, then 1
+        job = (deal, 0, None, train_policy.Teacher(worlds=1, horizon=1), "standard", train_policy.member("hoarder"))
+        train_policy.play_and_label(job)
+    assert {seat for seat, _ in seen} == {0, 1}
+    for seat, styles in seen:
+        assert styles[seat] == "greedy" and styles[1 - seat] == "hold"
 
 
 def test_a_frozen_network_plays_as_the_league_opponent_of_its_weights() -> None:

@@ -11,7 +11,10 @@ and drawing) by paired rollouts: it deals the tiles the learner cannot see
 at random, consistently with the rack sizes, gives every seat its own queue
 of draws, and plays each candidate then a few turns of everyone in the
 same worlds: greedy turns, or, for an opponent that holds its tiles (the
-hoarders and every network), turns that only open and go out. The first round follows the teacher's choices; later
+hoarders and every network), turns that only open (with the most tiles)
+and go out, a rough likeness of those players (a lurker that races at the
+end, or a network level that races a hoarder, is still played out as
+holding). The first round follows the teacher's choices; later
 rounds follow the network trained so far, so the teacher relabels the
 positions the network itself reaches (DAgger). After every round the
 network is fitted again to all labels gathered so far: its scores regress
@@ -68,11 +71,12 @@ from tilerummy.tiles import Tile
 #: How the teacher plays a seat out: the most tiles every turn, or only opening and going out.
 Style = Literal["greedy", "hold"]
 
-#: The named opponents that hold their tiles (the networks' levels wait to lay a big rack too).
+#: The named opponents the teacher plays out as holding their tiles (the networks' levels wait to lay
+#: a big rack too): a likeness, since some of them race once the end is near.
 HOLDING = frozenset({"hoarder", "lurker", "hard", "network", "expert", "hard-v1", "network-v1", "expert-fast"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class NetworkOpponent:
     """A frozen network as an opponent: the network level's raw choice (no racing), made from a seed."""
 
@@ -97,11 +101,29 @@ class Member:
 
 def member(name: str) -> Member:
     """A level or league opponent by name, or a network's ``.npz`` weights by path."""
-    if name.endswith(".npz"):
+    name = name.strip()
+    if name.lower().endswith(".npz"):
         return Member(Path(name).stem, NetworkOpponent(load_weights(name)))
     if name.lower() not in OPPONENTS:
         raise TilerummyError(f"opponent {name!r}: a weights file (.npz) or one of {', '.join(OPPONENTS)}")
     return Member(name.lower(), name.lower())
+
+
+def members(option: str, names: str) -> list[Member]:
+    """The opponents a comma-separated option names (at least one).
+
+    :raises TilerummyError: naming the option and the opponent it cannot read."""
+    found = []
+    for name in names.split(","):
+        if not name.strip():
+            continue
+        try:
+            found.append(member(name))
+        except TilerummyError as error:
+            raise TilerummyError(f"{option}: {error}") from None
+    if not found:
+        raise TilerummyError(f"{option}: name at least one opponent")
+    return found
 
 
 @dataclass(frozen=True)
@@ -331,7 +353,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--self-play", action="store_true", help="add the network fitted after each round to the population"
     )
     parser.add_argument("--workers", type=int, default=2, help="processes that play games")
-    parser.add_argument("--eval-games", type=int, default=0, help="mirrored deals against each opponent at the end")
+    parser.add_argument(
+        "--eval-games", type=int, default=0, help="mirrored deals against each of --eval-against at the end"
+    )
     parser.add_argument(
         "--eval-against", default="greedy", help="the opponents of the evaluation, as --opponents (default: greedy)"
     )
@@ -339,12 +363,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = parser.parse_args(argv)
     try:
         Rules.preset(options.rules)
-        population = [member(name) for name in options.opponents.split(",") if name]
-        judges = [member(name) for name in options.eval_against.split(",") if name]
+        population = members("--opponents", options.opponents)
+        judges = members("--eval-against", options.eval_against)
     except TilerummyError as error:
         parser.error(str(error))
-    if not population:
-        parser.error("--opponents: name at least one opponent")
     teacher = Teacher(worlds=options.worlds, horizon=options.horizon)
     labels = Labels([], [])
     network: PolicyNetwork | None = None

@@ -36,7 +36,7 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
 
     ``seat`` is the learner's seat, or None for a seat drawn at every reset.
     ``rules``, ``plays`` and ``reward`` as for :class:`~.aec.TileRummyEnv`;
-    ``budget`` is the seconds per move of a searching bot (expert).
+    ``budget`` is the seconds per move of the searching levels given by name (expert).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012  # declared so by gymnasium.Env
