@@ -314,9 +314,11 @@ class ClusterNode:
         if data is None or data.get("status") == "closed" or code in hub.rooms:
             await self.leases.release([code])
             return
+        # A quick-match room still waiting: its rating, for the computers that may fill it, read
+        # before the room is served, so that no match or sweep meets the room without it.
+        rating = await self.quick.rating(code)
         await hub.adopt(data)
-        # A quick-match room still waiting: its rating, for the computers that may fill it.
-        hub.runtime[code].quick_rating = await self.quick.rating(code)
+        hub.runtime[code].quick_rating = rating
         self.adopted += 1
         log.warning("room %s: taken over from a server that stopped", code)
 
