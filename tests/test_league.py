@@ -17,7 +17,8 @@ from tilerummy.arena.games import GameOutcome
 from tilerummy.arena.report import summarise
 from tilerummy.arena.roundrobin import report_lines, run_round_robin, tables_of
 from tilerummy.bots import LEAGUE, LEVELS, OPPONENTS, make_bot
-from tilerummy.bots.expert import ExpertBot, Search, _safe, waits_to_go_out
+from tilerummy.bots.expert import ExpertBot, Search, _safe
+from tilerummy.bots.last_turn import waits_to_go_out
 from tilerummy.bots.league import CLOSE_RACK, frozen_network
 from tilerummy.bots.league import LOW_POOL as LURKER_POOL
 from tilerummy.bots.network import DRAW, Candidate, shipped_network
@@ -396,6 +397,23 @@ def test_the_expert_breaks_a_stall_it_would_lose_with_a_play_no_world_can_use() 
     # Against an opponent that played on one of its last turns there is no stall.
     assert ExpertBot(seed=1, search=Search(stall_rack=10, stall_patience=4)).break_stall(view) is None
     assert ExpertBot(seed=1, search=Search(stall_rack=None)).break_stall(view) is None
+
+
+def test_the_expert_breaks_no_stall_early_against_an_opponent_that_waits_to_go_out() -> None:
+    # The same stall, but the other opened and has only drawn since: what the
+    # expert laid now would be the table it goes out onto later.
+    game = scenario(["K11 K12 K13 R10 R11 R12 B13 Y13 B12 Y12 R9 K9", "B11 B12 B13 R1 B1 Y2 K2 R3 B4 Y5 K6 R7 B8"])
+    game.play(0, "K11 K12 K13")
+    game.play(1, "K11 K12 K13 | B11 B12 B13")
+    for _ in range(3):
+        game.draw(0)
+        game.draw(1)
+    view = game.view(0)
+    assert hoarding(view, 10, patience=3) and projected_deficit(view) > 0 and waits_to_go_out(view, 1)
+    assert view.pool_size > Search().shed_pool
+    assert ExpertBot(seed=1, search=Search(stall_rack=10, stall_patience=3)).break_stall(view) is None
+    feeding = ExpertBot(seed=1, budget=100.0, search=Search(stall_rack=10, stall_patience=3, feed_waiting=True))
+    assert feeding.break_stall(view) is not None
 
 
 def test_at_the_pools_end_the_expert_feeds_no_opponent_that_waits_to_go_out() -> None:

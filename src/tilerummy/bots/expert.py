@@ -24,6 +24,13 @@ draw (:mod:`.endgame`), and plays the best of them; the worlds decide only
 when no candidate has any chance, or when the count would not finish within
 the budget.
 
+Heads-up, on its last turn of a dry pool with the other's last turn still to
+come, the bot knows the other's rack (every tile it cannot see): it lays
+the points the other cannot go out onto and wins the round with
+(:mod:`.last_turn`). Against a player that laid nothing since its opening it
+breaks no stall before the pool is low: what it laid would be the table the
+other goes out onto.
+
 Every candidate is tried in the same worlds, so the comparison is not
 drowned in the luck of the deal; a candidate that falls clearly behind the
 leader (by more than two standard errors of their paired differences)
@@ -54,6 +61,8 @@ from ._common import own_rack, play_or_draw
 from .endgame import OutOfTime, RackFits, best_ending, threat
 from .hard import HardBot
 from .holding import holding_back
+from .last_turn import applies as last_turn_applies
+from .last_turn import last_turn_play, waits_to_go_out
 from .network import DRAW, Candidate, PolicyNetwork
 from .partition import could_go_out
 from .tempo import final_turn, hoarding, last_word, projected_deficit, racing_play
@@ -121,7 +130,12 @@ class Search:
     go out onto, with its rack now or after its next draw. With ``doomed_pool``
     draws or fewer left to each seat, it lays the most points even where no
     play is safe (0: never), unless an opponent laid nothing since its
-    opening (:func:`waits_to_go_out`).
+    opening (:func:`waits_to_go_out`); and until the pool holds ``shed_pool``
+    tiles or fewer it breaks no stall against such an opponent at all (unless
+    ``feed_waiting``): what it laid would be the table that one goes out onto later.
+    ``last_turn``: heads-up, on its last turn of a dry pool with the other's
+    still to come, it lays what the other (whose rack it then knows) cannot go
+    out onto and wins the round with, if anything (:mod:`.last_turn`).
     """
 
     horizon: int = 3
@@ -139,6 +153,8 @@ class Search:
     stall_worlds: int = 8
     shed_pool: int = 20
     doomed_pool: int = 2
+    last_turn: bool = True
+    feed_waiting: bool = False
 
 
 class ExpertBot:
@@ -189,6 +205,9 @@ class ExpertBot:
             shed = racing_play(view)
             if shed is not None:
                 return play_or_draw(view, shed.table)
+        if search.last_turn and last_turn_applies(view):
+            # Heads-up on a dry pool, the other's rack is known: lay what it cannot go out onto.
+            return play_or_draw(view, last_turn_play(view, self._clock, started + self.budget).table)
         if search.contest_rack is not None and min(view.rack_sizes) > search.contest_rack:
             chosen = self._default.plan(view)
             if chosen.table is None:
@@ -255,6 +274,15 @@ class ExpertBot:
             return None
         late = view.pool_size <= search.shed_pool
         if not late and not hoarding(view, search.stall_rack, search.stall_patience):
+            return None
+        if (
+            not late
+            and not search.feed_waiting
+            and any(waits_to_go_out(view, seat) for seat in range(len(view.rack_sizes)) if seat != view.seat)
+        ):
+            # Against a player that laid nothing since its opening, what is laid
+            # now is the table it goes out onto turns later; the dry pool is won
+            # by holding, and by the last turn (:mod:`.last_turn`).
             return None
         if projected_deficit(view) <= 0 and last_word(view):
             return None
@@ -363,11 +391,6 @@ class _Race:
         mean = sum(gaps) / len(gaps)
         variance = sum((gap - mean) ** 2 for gap in gaps) / (len(gaps) - 1)
         return mean > errors * math.sqrt(variance / len(gaps))
-
-
-def waits_to_go_out(view: PlayerView, seat: int) -> bool:
-    """Whether the seat opened and has laid no tile since: it keeps its rack for one play that goes out."""
-    return view.melded[seat] and sum(1 for action in view.history if action.seat == seat and action.kind == "play") == 1
 
 
 def _safe(world: World, view: PlayerView, table: Table) -> bool:
