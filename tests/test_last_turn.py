@@ -1,7 +1,8 @@
-"""The expert's last turn heads-up on a dry pool: the other's rack is known, and it may still go out."""
+"""The expert's last turn on a dry pool: what the later seats can do with each table it could leave."""
 
 from __future__ import annotations
 
+import random
 import time
 
 from tilerummy import Play
@@ -73,10 +74,27 @@ def test_the_last_turn_play_is_only_for_that_turn() -> None:
     earlier.play(0, "K11 K12 K13")
     earlier.play(1, "K11 K12 K13 | B11 B12 B13")
     assert not applies(earlier.view(0))  # tiles left to draw
-    three = scenario([KEEPER, "B11 B12 B13", "R1 R2"], pool_size=2)
-    three.play(0, "K11 K12 K13")
-    three.draw(1)
-    three.draw(2)
-    view = three.view(0)
-    assert view.pool_size == 0 and view.melded[0]
-    assert not applies(view)  # three players: the others' racks are not known apart
+
+
+def test_with_more_players_the_last_turn_lays_its_points_where_nobody_after_can_go_out() -> None:
+    # Seat 2 drew the pool's last tile: seat 0 has its last turn, seats 1 and 2
+    # one more each. Neither has opened; seat 1 holds the rest of the set but
+    # its R7s fit in no set of its own, so neither can go out whatever seat 0
+    # lays: it lays all the points it can.
+    game = scenario([f"{KEEPER} B1", "R1 R2", "B11 B12 Y9"], pool_size=2, surplus_seat=1)
+    game.play(0, "K11 K12 K13")
+    game.draw(1)
+    game.draw(2)
+    view = game.view(0)
+    assert view.pool_size == 0 and applies(view)
+    rack = [piece.tile for piece in game.rack(0)]
+    most = solve(rack, view.table, rules=game.rules, objective="value", fewest_changes=False)
+    assert most is not None and len(most.placed) == len(rack) - 1  # all but B1
+    # A deadline already past: one guessed world only, the fewest a move weighs.
+    chosen = last_turn_play(view, time.perf_counter, time.perf_counter(), random.Random(3))
+    assert chosen.table is not None
+    assert sum(tile.number for tile in chosen.placed) == sum(tile.number for tile in most.placed)
+    game.play(0, chosen.table)
+    game.pass_turn(1)
+    game.pass_turn(2)
+    assert game.result is not None and game.result.winner == 0

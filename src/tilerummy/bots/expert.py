@@ -24,10 +24,10 @@ draw (:mod:`.endgame`), and plays the best of them; the worlds decide only
 when no candidate has any chance, or when the count would not finish within
 the budget.
 
-Heads-up, on its last turn of a dry pool with the other's last turn still to
-come, the bot knows the other's rack (every tile it cannot see): it lays
-the points the other cannot go out onto and wins the round with
-(:mod:`.last_turn`). Against a player that laid nothing since its opening it
+On its last turn of a dry pool with others' last turns still to come, the
+bot lays the points no later seat can go out onto and that win the round
+against their replies (:mod:`.last_turn`: heads-up it knows the other's
+rack, every tile it cannot see; with more players it guesses the racks). Against a player that laid nothing since its opening it
 breaks no stall before the pool is low: what it laid would be the table the
 other goes out onto.
 
@@ -54,7 +54,6 @@ from dataclasses import dataclass
 from ..game import Action, PlayerView
 from ..melds import Table
 from ..rules import PoolExhausted, Rules
-from ..scoring import score_round
 from ..solver import Objective, Solution, candidates, solve
 from ..tiles import Tile
 from ._common import own_rack, play_or_draw
@@ -62,7 +61,7 @@ from .endgame import OutOfTime, RackFits, best_ending, threat
 from .hard import HardBot
 from .holding import holding_back
 from .last_turn import applies as last_turn_applies
-from .last_turn import last_turn_play, waits_to_go_out
+from .last_turn import last_turn_play, lowest_seat, turns_left, waits_to_go_out
 from .network import DRAW, Candidate, PolicyNetwork
 from .partition import could_go_out
 from .tempo import final_turn, hoarding, last_word, projected_deficit, racing_play
@@ -133,9 +132,10 @@ class Search:
     opening (:func:`waits_to_go_out`); and until the pool holds ``shed_pool``
     tiles or fewer it breaks no stall against such an opponent at all (unless
     ``feed_waiting``): what it laid would be the table that one goes out onto later.
-    ``last_turn``: heads-up, on its last turn of a dry pool with the other's
-    still to come, it lays what the other (whose rack it then knows) cannot go
-    out onto and wins the round with, if anything (:mod:`.last_turn`).
+    ``last_turn``: on its last turn of a dry pool with others' still to come,
+    it lays what no later seat can go out onto and what wins the round
+    against their replies, if anything (:mod:`.last_turn`; heads-up the
+    other's rack is known, with more players it is guessed in a few worlds).
     """
 
     horizon: int = 3
@@ -180,6 +180,8 @@ class ExpertBot:
         self._threat_rng = random.Random(f"{seed} threat")
         # And breaking a stall its own, for the same reason.
         self._stall_rng = random.Random(f"{seed} stall")
+        # And the last turn's worlds theirs.
+        self._last_rng = random.Random(f"{seed} last turn")
         self.budget = budget
         self.search = search or Search()
         # The time the budget is counted on (tests give one they move themselves).
@@ -206,8 +208,8 @@ class ExpertBot:
             if shed is not None:
                 return play_or_draw(view, shed.table)
         if search.last_turn and last_turn_applies(view):
-            # Heads-up on a dry pool, the other's rack is known: lay what it cannot go out onto.
-            return play_or_draw(view, last_turn_play(view, self._clock, started + self.budget).table)
+            # On a dry pool, lay what no later seat can go out onto and what wins the round.
+            return play_or_draw(view, last_turn_play(view, self._clock, started + self.budget, self._last_rng).table)
         if search.contest_rack is not None and min(view.rack_sizes) > search.contest_rack:
             chosen = self._default.plan(view)
             if chosen.table is None:
@@ -427,7 +429,7 @@ def play_out(world: World, view: PlayerView, table: Table | None, placed: tuple[
     seat = view.seat
     players = len(racks)
     # Turns still to play once the pool is dry (None: it is not).
-    left = _turns_left(view)
+    left = turns_left(view)
     ends = rules.pool_exhausted is PoolExhausted.ONE_MORE_ROUND
     if table is None:
         tile = draws.draw(seat)
@@ -445,7 +447,7 @@ def play_out(world: World, view: PlayerView, table: Table | None, placed: tuple[
     for _ in range(horizon * players - 1):
         if left is not None:
             if left <= 0:
-                return 1.0 if _lowest(racks, melded, view) == seat else 0.0
+                return 1.0 if lowest_seat(racks, melded, view) == seat else 0.0
             left -= 1
         found = _greedy(racks[turn], current, rules, melded=melded[turn])
         if found is not None:
@@ -462,33 +464,9 @@ def play_out(world: World, view: PlayerView, table: Table | None, placed: tuple[
                     left = players
         turn = (turn + 1) % players
     if left is not None and left <= 0:
-        return 1.0 if _lowest(racks, melded, view) == seat else 0.0
+        return 1.0 if lowest_seat(racks, melded, view) == seat else 0.0
     sizes = [sum(rack.values()) for rack in racks]
     return win_probability(seat, sizes, draws.pool_size, turn, melded)
-
-
-def _turns_left(view: PlayerView) -> int | None:
-    """With the pool dry before this move, the turns after it until the round
-    ends (each seat's one more turn since the last draw); None while the pool holds tiles."""
-    if view.pool_size or view.rules.pool_exhausted is not PoolExhausted.ONE_MORE_ROUND:
-        return None
-    since = 0
-    for action in reversed(view.history):
-        if action.kind == "draw":
-            break
-        since += 1
-    return max(0, len(view.rack_sizes) - since - 1)
-
-
-def _lowest(racks: list[Counter[Tile]], melded: list[bool], view: PlayerView) -> int:
-    """The seat that wins a round ended on a dry pool, as the round is scored (:func:`.scoring.score_round`)."""
-    players = len(racks)
-    first = view.history[0].seat if view.history else view.seat
-    assert first is not None
-    order = [(first + step) % players for step in range(players)]
-    unmelded = {seat: False for seat in range(players) if not melded[seat]}
-    tiles = [list(rack.elements()) for rack in racks]
-    return score_round(tiles, view.rules, unmelded=unmelded, turn_order=order).winner
 
 
 def _greedy(rack: Counter[Tile], table: Table, rules: Rules, *, melded: bool) -> Solution | None:

@@ -1,26 +1,30 @@
-"""The seat's last turn of a round heads-up, the pool dry and the other's last turn still to come.
+"""The seat's last turn of a round on a dry pool, with others' last turns still to come.
 
-Under ``one_more_round`` a dry pool leaves each seat one more turn. When the
-seat's comes first, the other seat moves once more and the round ends, with
-the lowest rack winning unless someone goes out. Heads-up, the pool is empty,
-so the tiles the seat cannot see are exactly the other's rack: what the other
-can do with any table is known.
+Under ``one_more_round`` a dry pool leaves each seat one more turn, and then
+the lowest rack wins unless someone went out. On the seat's last turn, the
+seats still to move each have one turn left too. Laying every point it can
+is then wrong as often as right: a table grown by its tiles is often what a
+later seat needs to lay its whole rack. Holding everything is wrong too,
+when the seat's rack is worth more than what the others will keep.
 
-Laying every point it can is then wrong as often as right: with forty tiles
-each, the seat's tiles on the table are usually what the other needs to lay
-its whole rack. Holding everything is wrong too, when the seat's rack is worth
-more than the other's. So the seat weighs passing, its plays of the most
-points and of the most tiles, and the sets of its rack alone laid one at a
-time while the other still could not go out onto them. For each it works out
-the other's reply: going out if it can (a loss, paying what the seat holds);
-else the play that removes the most points, which a player holding its tiles
+So the seat weighs passing, its plays of the most points and of the most
+tiles, and its next best plays of the most points; heads-up, also the sets
+of its rack alone laid one at a time while the other still could not go
+out onto them. For each it works out the later seats' replies, in turn: a
+seat that can lay its whole rack goes out (a loss, paying what the seat
+holds); any other lays its most points, which a player holding its tiles
 makes on its last turn as well as one that lays them. It plays what wins
-against that reply, then what wins if the other merely passes (as a pure
-hoarder does), then what leaves it the fewest points.
+against those replies most often, then what wins most often if the others
+merely pass (as a pure hoarder does), then what leaves it the fewest points.
+
+Heads-up, the pool being empty, the tiles the seat cannot see are exactly
+the other's rack, so the replies are known. With more players the unseen
+tiles are dealt to the later seats in a few guessed worlds (:mod:`.worlds`).
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -29,16 +33,22 @@ from ..game import PlayerView
 from ..melds import Meld, Table
 from ..rules import PoolExhausted
 from ..scoring import rack_value, score_round
-from ..solver import Objective, solve
+from ..solver import Objective, candidates, solve
 from ..tiles import Tile
 from ._common import own_rack
 from .network import DRAW, Candidate
 from .partition import could_go_out
 from .tempo import final_turn
-from .worlds import unseen_tiles
+from .worlds import EVIDENCE_STRENGTH, deal_world, evidence, unseen_tiles
 
 #: Racks and tables of this many tiles or more go straight to the solver (see :meth:`_Ending.goes_out`).
 QUICK_TEST_TILES = 56
+
+#: The guessed worlds the later seats' racks are dealt in, with three players or more.
+WORLDS = 6
+
+#: The plays of the most points weighed (the best one included).
+VALUE_PLAYS = 3
 
 
 def waits_to_go_out(view: PlayerView, seat: int) -> bool:
@@ -46,117 +56,179 @@ def waits_to_go_out(view: PlayerView, seat: int) -> bool:
     return view.melded[seat] and sum(1 for action in view.history if action.seat == seat and action.kind == "play") == 1
 
 
+def turns_left(view: PlayerView) -> int | None:
+    """With the pool dry before this move, the turns after it until the round
+    ends (each seat's one more turn since the last draw); None while the pool holds tiles."""
+    if view.pool_size or view.rules.pool_exhausted is not PoolExhausted.ONE_MORE_ROUND:
+        return None
+    since = 0
+    for action in reversed(view.history):
+        if action.kind == "draw":
+            break
+        since += 1
+    return max(0, len(view.rack_sizes) - since - 1)
+
+
+def lowest_seat(racks: Sequence[Counter[Tile]], melded: Sequence[bool], view: PlayerView) -> int:
+    """The seat that wins a round ended on a dry pool, as the round is scored (:func:`.scoring.score_round`)."""
+    players = len(racks)
+    first = view.history[0].seat if view.history else view.seat
+    assert first is not None
+    order = [(first + step) % players for step in range(players)]
+    unmelded = {seat: False for seat in range(players) if not melded[seat]}
+    tiles = [list(rack.elements()) for rack in racks]
+    return score_round(tiles, view.rules, unmelded=unmelded, turn_order=order).winner
+
+
 def applies(view: PlayerView) -> bool:
-    """Whether this is the seat's last turn heads-up, on a dry pool, with the other's last turn to come."""
+    """Whether this is the seat's last turn on a dry pool, with others' last turns to come."""
     assert view.seat is not None
-    return (
-        len(view.rack_sizes) == 2
-        and view.pool_size == 0
-        and view.rules.pool_exhausted is PoolExhausted.ONE_MORE_ROUND
-        and view.melded[view.seat]
-        and not final_turn(view)
-    )
+    return view.melded[view.seat] and not final_turn(view) and bool(turns_left(view))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Weighed:
-    """A candidate and how it ends the round: whether it wins against the
-    other's expected reply and against a pass, and the points it leaves."""
+    """A candidate and, over the worlds weighed so far, how often it wins
+    against the later seats' replies and if they pass, and the points it leaves."""
 
     candidate: Candidate
-    wins: bool
-    wins_if_passed: bool
+    left: Counter[Tile]
     left_value: int
+    wins: int = 0
+    wins_if_passed: int = 0
 
     @property
-    def key(self) -> tuple[bool, bool, int]:
+    def key(self) -> tuple[int, int, int]:
         return self.wins, self.wins_if_passed, -self.left_value
 
 
-def last_turn_play(view: PlayerView, clock: Callable[[], float], deadline: float) -> Candidate:
+def last_turn_play(
+    view: PlayerView, clock: Callable[[], float], deadline: float, rng: random.Random | None = None
+) -> Candidate:
     """The candidate to play (``DRAW`` to pass), weighed as the module says,
-    as many as time allows before ``deadline`` on ``clock`` (passing and the
-    play of the most points always)."""
+    in as many worlds as time allows before ``deadline`` on ``clock`` (one at
+    least; heads-up, the one there is). ``rng`` deals the worlds."""
     assert view.seat is not None and applies(view)
-    seat = view.seat
-    other = 1 - seat
     rack = own_rack(view)
-    theirs = unseen_tiles(view)
-    ending = _Ending(view, seat, other, theirs)
-    weighed = [ending.weigh(DRAW, rack)]
-    for objective in ("value", "tiles"):
-        found = _play(rack, view.table, view, objective)
-        if found is not None:
-            weighed.append(ending.weigh(found, rack))
-        if clock() >= deadline:
-            return max(weighed, key=lambda item: item.key).candidate
-    # The rack's own sets, the most points first, each laid beside the table
-    # while the other still cannot go out onto the table so grown.
+    unseen = unseen_tiles(view)
+    heads_up = len(view.rack_sizes) == 2
+    options = [DRAW]
+    plays: tuple[tuple[Objective, int], ...] = (("value", VALUE_PLAYS), ("tiles", 1))
+    for objective, count in plays:
+        found = candidates(
+            rack,
+            view.table,
+            rules=view.rules,
+            initial_meld_done=True,
+            k=count,
+            objective=objective,
+            fewest_changes=False,
+        )
+        options.extend(Candidate(play.table, play.placed) for play in found)
+    weighed = _unique(options, rack, view)
+    if heads_up:
+        racks = [Counter[Tile]() for _ in range(2)]
+        racks[1 - view.seat] = Counter(unseen)
+        ending = _Ending(view, racks)
+        for item in weighed:
+            ending.weigh(item)
+        weighed.extend(_laid_alone(view, rack, ending, clock, deadline))
+        return max(weighed, key=lambda item: item.key).candidate
+    rng = rng or random.Random(0)
+    clues = evidence(view)
+    for number in range(WORLDS):
+        if number and clock() >= deadline:
+            break
+        ending = _Ending(view, deal_world(view, unseen, clues, rng, strength=EVIDENCE_STRENGTH).racks)
+        for item in weighed:
+            ending.weigh(item)
+    return max(weighed, key=lambda item: item.key).candidate
+
+
+def _unique(options: list[Candidate], rack: list[Tile], view: PlayerView) -> list[_Weighed]:
+    found: dict[tuple[Tile, ...], _Weighed] = {}
+    for option in options:
+        left = Counter(rack) - Counter(option.placed)
+        found.setdefault(tuple(sorted(option.placed)), _Weighed(option, left, rack_value(left.elements(), view.rules)))
+    return list(found.values())
+
+
+def _laid_alone(
+    view: PlayerView, rack: list[Tile], ending: _Ending, clock: Callable[[], float], deadline: float
+) -> list[_Weighed]:
+    """Heads-up: the rack's own sets, the most points first, each laid beside
+    the table while the other still cannot go out onto the table so grown."""
     alone = solve(rack, Table(()), rules=view.rules, initial_meld_done=True, objective="value", fewest_changes=False)
     melds = [] if alone is None else sorted(alone.table.melds, key=lambda meld: -meld.value)
     laid: list[Meld] = []
     placed: list[Tile] = []
+    found = []
     for meld in melds:
         if clock() >= deadline:
             break
         table = Table((*view.table.melds, *laid, meld))
-        if ending.goes_out(table):
+        if ending.anyone_goes_out(table):
             continue
         laid.append(meld)
         placed.extend(meld.tiles)
-        weighed.append(ending.weigh(Candidate(table, tuple(placed)), rack, goes_out=False))
-    return max(weighed, key=lambda item: item.key).candidate
-
-
-def _play(rack: Sequence[Tile], table: Table, view: PlayerView, objective: Objective) -> Candidate | None:
-    found = solve(rack, table, rules=view.rules, initial_meld_done=True, objective=objective, fewest_changes=False)
-    return None if found is None else Candidate(found.table, found.placed)
+        item = _unique([Candidate(table, tuple(placed))], rack, view)[0]
+        ending.weigh(item, safe=True)
+        found.append(item)
+    return found
 
 
 class _Ending:
-    """The other's reply to a table, and who then wins the round."""
+    """The later seats' replies to a table in one world (their racks), and who then wins the round."""
 
-    def __init__(self, view: PlayerView, seat: int, other: int, theirs: list[Tile]) -> None:
+    def __init__(self, view: PlayerView, racks: Sequence[Counter[Tile]]) -> None:
+        assert view.seat is not None
         self.view = view
-        self.seat = seat
-        self.other = other
-        self.theirs = theirs
-        first = view.history[0].seat if view.history else seat
-        assert first is not None
-        self.order = [first, 1 - first]
+        self.racks = racks
+        players = len(view.rack_sizes)
+        after = turns_left(view) or 0
+        self.later = [(view.seat + step) % players for step in range(1, after + 1)]
 
-    def goes_out(self, table: Table) -> bool:
-        """Whether the other can lay its whole rack on ``table``."""
-        melded = self.view.melded[self.other]
-        tiles = len(self.theirs) + (sum(table.tiles().values()) if melded else 0)
+    def goes_out(self, seat: int, rack: Counter[Tile], table: Table) -> bool:
+        """Whether the seat can lay its whole rack on ``table``."""
+        tiles = list(rack.elements())
+        melded = self.view.melded[seat]
+        size = len(tiles) + (sum(table.tiles().values()) if melded else 0)
         # The quick test says no sooner than the solver on small racks, and slows down on big ones.
-        if tiles < QUICK_TEST_TILES and not could_go_out(self.theirs, table, self.view.rules, melded=melded):
+        if size < QUICK_TEST_TILES and not could_go_out(tiles, table, self.view.rules, melded=melded):
             return False
-        found = solve(self.theirs, table, rules=self.view.rules, initial_meld_done=melded, fewest_changes=False)
-        return found is not None and len(found.placed) == len(self.theirs)
+        found = solve(tiles, table, rules=self.view.rules, initial_meld_done=melded, fewest_changes=False)
+        return found is not None and len(found.placed) == len(tiles)
 
-    def weigh(self, candidate: Candidate, rack: Sequence[Tile], *, goes_out: bool | None = None) -> _Weighed:
-        """How ``candidate`` ends the round (``goes_out``: whether the other can go out onto it, if known)."""
-        left = list((Counter(rack) - Counter(candidate.placed)).elements())
-        value = rack_value(left, self.view.rules)
-        if not left:
-            return _Weighed(candidate, True, True, 0)
-        table = self.view.table if candidate.table is None else candidate.table
-        if self.goes_out(table) if goes_out is None else goes_out:
-            return _Weighed(candidate, False, False, value)
-        wins_if_passed = self._wins(left, self.theirs, opened=self.view.melded[self.other])
-        melded = self.view.melded[self.other]
-        shed = solve(
-            self.theirs, table, rules=self.view.rules, initial_meld_done=melded, objective="value", fewest_changes=False
-        )
-        if shed is None:
-            return _Weighed(candidate, wins_if_passed, wins_if_passed, value)
-        kept = list((Counter(self.theirs) - Counter(shed.placed)).elements())
-        return _Weighed(candidate, self._wins(left, kept, opened=True), wins_if_passed, value)
+    def anyone_goes_out(self, table: Table) -> bool:
+        """Whether a later seat could go out onto ``table`` as it is."""
+        return any(self.goes_out(seat, self.racks[seat], table) for seat in self.later)
 
-    def _wins(self, mine: list[Tile], theirs: list[Tile], *, opened: bool) -> bool:
-        """Whether the seat wins the round with these racks left (``opened``: the other has melded by then)."""
-        racks: list[list[Tile]] = [[], []]
-        racks[self.seat], racks[self.other] = mine, theirs
-        unmelded = {} if opened else {self.other: False}
-        return score_round(racks, self.view.rules, unmelded=unmelded, turn_order=self.order).winner == self.seat
+    def weigh(self, item: _Weighed, *, safe: bool = False) -> None:
+        """Add this world's outcome of the candidate: against the replies, and
+        if the others pass (``safe``: no later seat can go out onto its table as it is)."""
+        view = self.view
+        assert view.seat is not None
+        if not item.left:
+            item.wins += 1
+            item.wins_if_passed += 1
+            return
+        table = view.table if item.candidate.table is None else item.candidate.table
+        racks = [Counter(rack) for rack in self.racks]
+        racks[view.seat] = item.left
+        melded = list(view.melded)
+        if not safe and self.anyone_goes_out(table):
+            return
+        item.wins_if_passed += lowest_seat(racks, melded, view) == view.seat
+        changed = False  # whether a later seat laid tiles: the table is no longer the one tested
+        for seat in self.later:
+            if changed and self.goes_out(seat, racks[seat], table):
+                return
+            tiles = list(racks[seat].elements())
+            shed = solve(
+                tiles, table, rules=view.rules, initial_meld_done=melded[seat], objective="value", fewest_changes=False
+            )
+            if shed is not None:
+                racks[seat] -= Counter(shed.placed)
+                table = shed.table
+                melded[seat] = changed = True
+        item.wins += lowest_seat(racks, melded, view) == view.seat
