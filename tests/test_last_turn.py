@@ -8,6 +8,7 @@ import time
 from tilerummy import Play
 from tilerummy.bots.expert import ExpertBot
 from tilerummy.bots.last_turn import applies, last_turn_play
+from tilerummy.bots.tempo import final_turn
 from tilerummy.game import Game
 from tilerummy.melds import Table
 from tilerummy.solver import solve
@@ -68,8 +69,11 @@ def test_the_last_turn_is_weighed_against_a_player_that_lays_tiles_too() -> None
 
 def test_the_last_turn_play_is_only_for_that_turn() -> None:
     game = dry_pool_game()
-    # Seat 1 drew the last tile: its next turn ends the round, and nobody answers it.
-    assert not applies(game.view(1))
+    assert applies(game.view(0))
+    game.pass_turn(0)
+    # Seat 1 drew the last tile: its turn now ends the round, and nobody answers it.
+    view = game.view(1)
+    assert final_turn(view) and not applies(view)
     earlier = scenario([KEEPER, "B11 B12 B13"], pool_size=4)
     earlier.play(0, "K11 K12 K13")
     earlier.play(1, "K11 K12 K13 | B11 B12 B13")

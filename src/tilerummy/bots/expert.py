@@ -27,9 +27,10 @@ the budget.
 On its last turn of a dry pool with others' last turns still to come, the
 bot lays the points no later seat can go out onto and that win the round
 against their replies (:mod:`.last_turn`: heads-up it knows the other's
-rack, every tile it cannot see; with more players it guesses the racks). Against a player that laid nothing since its opening it
-breaks no stall before the pool is low: what it laid would be the table the
-other goes out onto.
+rack, every tile it cannot see; with more players it guesses the racks).
+Against a player that laid nothing since its opening it breaks no stall
+before the pool is low: what it laid would be the table the other goes out
+onto.
 
 Every candidate is tried in the same worlds, so the comparison is not
 drowned in the luck of the deal; a candidate that falls clearly behind the
@@ -63,7 +64,7 @@ from .holding import holding_back
 from .last_turn import applies as last_turn_applies
 from .last_turn import last_turn_play, lowest_seat, turns_left, waits_to_go_out
 from .network import DRAW, Candidate, PolicyNetwork
-from .partition import could_go_out
+from .partition import QUICK_TILES, could_go_out
 from .tempo import final_turn, hoarding, last_word, projected_deficit, racing_play
 from .win_model import win_probability
 from .worlds import EVIDENCE_STRENGTH, Draws, World, deal_world, evidence, unseen_tiles
@@ -86,10 +87,6 @@ MIN_WORLDS_TO_DROP_DEFAULT = 12
 
 #: The plays a stall is broken with, in order: the one that removes the most points, then the most tiles.
 STALL_OBJECTIVES: tuple[Objective, ...] = ("value", "tiles")
-
-#: A rack that, with the table it may use, holds this many tiles is taken to make sets of them all:
-#: more than half the tile set seldom fails to, and the quick test slows down past it.
-SAFE_TILES = 56
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,7 +395,7 @@ class _Race:
 def _safe(world: World, view: PlayerView, table: Table) -> bool:
     """Whether no opponent in ``world`` could lay its whole rack on ``table``,
     now or after its next draw (by the quick test, which never says no wrongly);
-    an opponent whose rack and table hold :data:`SAFE_TILES` tiles or more is
+    an opponent whose rack and table hold :data:`.partition.QUICK_TILES` tiles or more is
     taken to be able to."""
     assert view.seat is not None
     for seat, rack in enumerate(world.racks):
@@ -406,7 +403,7 @@ def _safe(world: World, view: PlayerView, table: Table) -> bool:
             continue
         tiles = list(rack.elements())
         melded = view.melded[seat]
-        if len(tiles) + 1 + (sum(table.tiles().values()) if melded else 0) >= SAFE_TILES:
+        if len(tiles) + 1 + (sum(table.tiles().values()) if melded else 0) >= QUICK_TILES:
             return False  # too many tiles to test quickly, and likely to make sets
         if could_go_out(tiles, table, view.rules, melded=melded):
             return False

@@ -37,12 +37,8 @@ from ..solver import Objective, candidates, solve
 from ..tiles import Tile
 from ._common import own_rack
 from .network import DRAW, Candidate
-from .partition import could_go_out
-from .tempo import final_turn
+from .partition import QUICK_TILES, could_go_out
 from .worlds import EVIDENCE_STRENGTH, deal_world, evidence, unseen_tiles
-
-#: Racks and tables of this many tiles or more go straight to the solver (see :meth:`_Ending.goes_out`).
-QUICK_TEST_TILES = 56
 
 #: The guessed worlds the later seats' racks are dealt in, with three players or more.
 WORLDS = 6
@@ -83,7 +79,8 @@ def lowest_seat(racks: Sequence[Counter[Tile]], melded: Sequence[bool], view: Pl
 def applies(view: PlayerView) -> bool:
     """Whether this is the seat's last turn on a dry pool, with others' last turns to come."""
     assert view.seat is not None
-    return view.melded[view.seat] and not final_turn(view) and bool(turns_left(view))
+    # On the round's final turn (:func:`.tempo.final_turn`) no turns are left after it.
+    return view.melded[view.seat] and bool(turns_left(view))
 
 
 @dataclass(slots=True)
@@ -194,7 +191,7 @@ class _Ending:
         melded = self.view.melded[seat]
         size = len(tiles) + (sum(table.tiles().values()) if melded else 0)
         # The quick test says no sooner than the solver on small racks, and slows down on big ones.
-        if size < QUICK_TEST_TILES and not could_go_out(tiles, table, self.view.rules, melded=melded):
+        if size < QUICK_TILES and not could_go_out(tiles, table, self.view.rules, melded=melded):
             return False
         found = solve(tiles, table, rules=self.view.rules, initial_meld_done=melded, fewest_changes=False)
         return found is not None and len(found.placed) == len(tiles)

@@ -34,6 +34,11 @@ from ..tiles import COLOURS, MAX_NUMBER, MIN_NUMBER, Tile
 #: The open runs of one colour: their lengths, 1, 2 or 3 (three and more), sorted.
 Runs = tuple[int, ...]
 
+#: A rack and the table it may use holding this many tiles (more than half the
+#: tile set) seldom fail to make sets of them all, and the quick test slows
+#: down past it: callers ask the solver, or take the answer to be yes.
+QUICK_TILES = 56
+
 
 def could_go_out(rack: Sequence[Tile], table: Table, rules: Rules, *, melded: bool) -> bool:
     """False when ``rack`` certainly cannot all be laid in one play on ``table``
