@@ -31,6 +31,7 @@ from tilerummy.bots.tempo import (
     Tempo,
     final_turn,
     hoarding,
+    ignores_race,
     last_word,
     projected_deficit,
 )
@@ -269,6 +270,27 @@ def test_the_network_level_waits_longer_than_hard_before_it_races() -> None:
         game.draw(0)
         game.draw(1)
     assert isinstance(patient.choose(game.view(0)), Play)  # drew turn after turn on a big rack
+
+
+def test_the_wary_racer_stops_racing_an_opponent_that_let_its_race_go_by() -> None:
+    rack = "R1 R2 R3 R4 R5 R6 B10 B11 B12 K9 Y9 K11 K12 K13"
+    holder = "Y1 Y2 Y4 Y6 Y8 Y10 Y12 K1 K3 K5 K7 K13 B1 B3 B5 B7 R8 R10 R12 R13 B13 Y13 K2 K4"
+    game = scenario([rack, holder])
+    game.play(0, "K11 K12 K13")
+    game.play(1, "K11 K12 K13 | R13 B13 Y13")
+    wary, racer = Tempo(AlwaysDraws(), spare_waiting=True), Tempo(AlwaysDraws())
+    view = game.view(0)
+    assert hoarding(view) and waits_to_go_out(view, 1) and not ignores_race(view, 1)
+    assert isinstance(wary.choose(view), Play)  # nothing was laid since it opened: it races
+    game.play(0, "K11 K12 K13 | R13 B13 Y13 | B10 B11 B12")
+    game.draw(1)  # it drew where it could have laid tiles onto the race
+    view = game.view(0)
+    assert ignores_race(view, 1) and hoarding(view)
+    assert isinstance(wary.choose(view), Draw)
+    assert isinstance(racer.choose(view), Play)
+    bot = make_bot("wary")
+    assert isinstance(bot, Tempo) and bot.spare_waiting and "wary" in LEAGUE
+    assert not make_bot("hard").spare_waiting  # type: ignore[attr-defined]
 
 
 def test_hard_and_network_race_and_the_frozen_versions_do_not() -> None:

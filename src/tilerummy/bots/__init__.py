@@ -45,6 +45,7 @@ _MAKERS |= {
     "lurker": lambda seed, budget, network: LurkerBot(seed),
     "racer": lambda seed, budget, network: RacerBot(seed),
     "shedder": lambda seed, budget, network: ShedderBot(seed),
+    "wary": lambda seed, budget, network: Tempo(HardBot(seed, network), spare_waiting=True),
     "hard-v1": lambda seed, budget, network: HardBot(seed, frozen_network()),
     "network-v1": lambda seed, budget, network: NetworkBot(seed, frozen_network()),
     "expert-fast": lambda seed, budget, network: ExpertBot(

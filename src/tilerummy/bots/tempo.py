@@ -15,6 +15,10 @@ their racks it holds its tiles, as the policy learned to. A patient
 :class:`Tempo` (:data:`PATIENT_RACK`, :data:`PATIENCE`) waits until every
 opponent holds more and has drawn turn after turn: against a quicker racer
 it keeps holding while the racer builds the table, and goes out onto it.
+A wary :class:`Tempo` (``spare_waiting``, the league's ``wary``) stops racing
+an opponent who let its race go by (:func:`ignores_race`): one that opened,
+has laid nothing since and drew while the wary player laid tiles waits to go
+out onto them, as a hoarder does, and is left a dry pool to lose instead.
 
 On the round's last turn (:func:`final_turn`: it drew the pool's last tile
 and everyone else has had their one more turn) a lay down cannot help
@@ -30,6 +34,7 @@ from ..rules import PoolExhausted
 from ..scoring import rack_value
 from ._common import own_rack, play_or_draw
 from ._positions import best_play
+from .last_turn import waits_to_go_out
 from .network import Candidate
 from .worlds import unseen_tiles
 
@@ -67,6 +72,16 @@ def hoarding(view: PlayerView, rack: int = HOARD_RACK, patience: int = 0) -> boo
         if len(turns) < patience or any(action.kind not in ("draw", "pass") for action in turns):
             return False
     return True
+
+
+def ignores_race(view: PlayerView, seat: int) -> bool:
+    """Whether the opponent waits to go out (it opened and laid nothing since,
+    :func:`.last_turn.waits_to_go_out`) though the viewing seat laid tiles after
+    its last play: it let that play go by, holding for one that lays its whole rack."""
+    if not waits_to_go_out(view, seat):
+        return False
+    last = max(index for index, action in enumerate(view.history) if action.seat == seat and action.kind == "play")
+    return any(action.seat == view.seat and action.kind == "play" for action in view.history[last + 1 :])
 
 
 def projected_deficit(view: PlayerView) -> float:
@@ -121,14 +136,18 @@ def racing_play(view: PlayerView) -> Candidate | None:
 class Tempo:
     """The wrapped player's choice, except that it races opponents who hold their tiles.
 
-    ``rack`` and ``patience`` say when an opponent holds its tiles (:func:`hoarding`).
+    ``rack`` and ``patience`` say when an opponent holds its tiles (:func:`hoarding`);
+    ``spare_waiting`` stops the race against an opponent who let it go by (:func:`ignores_race`).
     """
 
-    def __init__(self, inner: Planner, *, rack: int = HOARD_RACK, patience: int = 0) -> None:
+    def __init__(
+        self, inner: Planner, *, rack: int = HOARD_RACK, patience: int = 0, spare_waiting: bool = False
+    ) -> None:
         self.inner = inner
         self.name = inner.name
         self.rack = rack
         self.patience = patience
+        self.spare_waiting = spare_waiting
 
     def choose(self, view: PlayerView) -> Action:
         return play_or_draw(view, self.plan(view).table)
@@ -140,6 +159,11 @@ class Tempo:
                 return raced
         chosen = self.inner.plan(view)
         if chosen.table is not None or not hoarding(view, self.rack, self.patience):
+            return chosen
+        assert view.seat is not None
+        if self.spare_waiting and any(
+            ignores_race(view, seat) for seat in range(len(view.rack_sizes)) if seat != view.seat
+        ):
             return chosen
         raced = racing_play(view)
         return chosen if raced is None else raced
