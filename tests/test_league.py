@@ -34,6 +34,7 @@ from tilerummy.bots.tempo import (
     ignores_race,
     last_word,
     projected_deficit,
+    takes_last_word,
 )
 from tilerummy.bots.worlds import World
 from tilerummy.cli import main
@@ -290,7 +291,6 @@ def test_the_wary_racer_stops_racing_an_opponent_that_let_its_race_go_by() -> No
     assert isinstance(racer.choose(view), Play)
     bot = make_bot("wary")
     assert isinstance(bot, Tempo) and bot.spare_waiting and "wary" in LEAGUE
-    assert not make_bot("hard").spare_waiting  # type: ignore[attr-defined]
 
 
 def test_hard_and_network_race_and_the_frozen_versions_do_not() -> None:
@@ -462,6 +462,29 @@ def test_at_the_pools_end_the_expert_feeds_no_opponent_that_waits_to_go_out() ->
     assert shed is not None and {"R10", "R11", "R12"} <= {str(tile) for tile in shed.placed}
 
 
+def test_near_the_pools_end_the_expert_takes_the_last_word_with_a_set_nobody_can_use() -> None:
+    # Both hold: whoever draws the pool's last tile has the round's last turn. The other
+    # holds most of the set, so no big play is safe; but its R3 and R7 fit nowhere
+    # (the expert holds the rest of the reds near them, every other 3 and 7, and the jokers).
+    ours = "K11 K12 K13 R1 R1 R2 R2 R4 R4 R5 R5 R6 R6 R8 R8 R9 R9 R3 R7 B3 B3 Y3 Y3 K3 K3 B7 B7 Y7 Y7 K7 K7 J J"
+    for pool, flips in ((4, True), (3, False)):
+        game = scenario([ours, "B11 B12 B13 R3 R7"], pool_size=pool, surplus_seat=1)
+        game.play(0, "K11 K12 K13")
+        game.play(1, "K11 K12 K13 | B11 B12 B13")
+        view = game.view(0)
+        assert takes_last_word(view) is flips and last_word(view) is not flips
+        shed = ExpertBot(seed=1).break_stall(view)
+        if not flips:  # it has the last word already, and a rack worth less than the other's
+            assert shed is None
+            continue
+        assert shed is not None and shed.table is not None
+        assert shed.table.melds[:-1] == view.table.melds and len(shed.placed) == 3  # one set beside the table
+        opponent = [piece.tile for piece in game.rack(1)]
+        found = solve(opponent, shed.table, rules=view.rules, fewest_changes=False)
+        assert found is not None and len(found.placed) < len(opponent)
+        assert ExpertBot(seed=1, search=Search(take_last_word=False)).break_stall(view) is None
+
+
 def test_a_play_is_safe_only_if_no_opponent_could_go_out_onto_it() -> None:
     world = World([Counter(), Counter(parse_tiles("R13 B1 B2 B3"))], [[], parse_tiles("Y7")])
     game = scenario(["K1 K2", "K11 K12 K13 R13 B1 B2 B3"])
@@ -478,3 +501,6 @@ def test_the_last_word_goes_to_the_seat_that_would_draw_the_last_tile() -> None:
     assert not last_word(scenario(["R1 R2", "B1 B2", "Y1 Y2"], pool_size=6).view(0))
     until_blocked = Rules(pool_exhausted=PoolExhausted.UNTIL_BLOCKED)
     assert not last_word(scenario(["R1 R2", "B1 B2", "Y1 Y2"], rules=until_blocked, pool_size=7).view(0))
+    # Laying tiles instead of drawing hands the last tile on: to this seat where 6 are left (and 3 play).
+    assert takes_last_word(scenario(["R1 R2", "B1 B2", "Y1 Y2"], pool_size=6).view(0))
+    assert not takes_last_word(scenario(["R1 R2", "B1 B2", "Y1 Y2"], pool_size=7).view(0))

@@ -62,10 +62,10 @@ from .endgame import OutOfTime, RackFits, best_ending, threat
 from .hard import HardBot
 from .holding import holding_back
 from .last_turn import applies as last_turn_applies
-from .last_turn import last_turn_play, lowest_seat, turns_left, waits_to_go_out
+from .last_turn import goes_out, last_turn_play, lowest_seat, own_sets, turns_left, waits_to_go_out
 from .network import DRAW, Candidate, PolicyNetwork
 from .partition import QUICK_TILES, could_go_out
-from .tempo import final_turn, hoarding, last_word, projected_deficit, racing_play
+from .tempo import final_turn, hoarding, last_word, projected_deficit, racing_play, takes_last_word
 from .win_model import win_probability
 from .worlds import EVIDENCE_STRENGTH, Draws, World, deal_world, evidence, unseen_tiles
 
@@ -129,6 +129,12 @@ class Search:
     opening (:func:`waits_to_go_out`); and until the pool holds ``shed_pool``
     tiles or fewer it breaks no stall against such an opponent at all (unless
     ``feed_waiting``): what it laid would be the table that one goes out onto later.
+    ``take_last_word``: heads-up, with ``shed_pool`` tiles or fewer left and no play of
+    those safe, where laying tiles instead of drawing would give it the round's
+    last turn (:func:`.tempo.takes_last_word`), it lays one set of its own rack
+    beside the table, the most points first, that no opponent in any of the
+    worlds could go out onto with its rack as it is (found by the solver,
+    however big the rack).
     ``last_turn``: on its last turn of a dry pool with others' still to come,
     it lays what no later seat can go out onto and what wins the round
     against their replies, if anything (:mod:`.last_turn`; heads-up the
@@ -151,6 +157,7 @@ class Search:
     shed_pool: int = 20
     doomed_pool: int = 2
     last_turn: bool = True
+    take_last_word: bool = True
     feed_waiting: bool = False
 
 
@@ -299,6 +306,17 @@ class ExpertBot:
         for play in plays:
             if all(_safe(world, view, play.table) for world in worlds):
                 return Candidate(play.table, play.placed)
+        if late and search.take_last_word and len(view.rack_sizes) == 2 and takes_last_word(view):
+            # Laying tiles instead of drawing gives it the round's last turn,
+            # which a dry pool between two holders is won by: the least that
+            # does so, one set of its own rack beside the table (the most
+            # points first), if no world lets the other go out onto it. With
+            # more players the others' plays move that turn again, and the set
+            # is a table for each of them: measured, it lost games there.
+            for meld in own_sets(view, rack):
+                table = Table((*view.table.melds, meld))
+                if all(_nobody_goes_out(world, view, table) for world in worlds):
+                    return Candidate(table, meld.tiles)
         if view.pool_size <= search.doomed_pool * len(view.rack_sizes) and not any(
             waits_to_go_out(view, seat) for seat in range(len(view.rack_sizes)) if seat != view.seat
         ):
@@ -390,6 +408,11 @@ class _Race:
         mean = sum(gaps) / len(gaps)
         variance = sum((gap - mean) ** 2 for gap in gaps) / (len(gaps) - 1)
         return mean > errors * math.sqrt(variance / len(gaps))
+
+
+def _nobody_goes_out(world: World, view: PlayerView, table: Table) -> bool:
+    """Whether no opponent in ``world`` could lay its whole rack on ``table`` now (exact, however big its rack)."""
+    return not any(goes_out(view, seat, rack, table) for seat, rack in enumerate(world.racks) if seat != view.seat)
 
 
 def _safe(world: World, view: PlayerView, table: Table) -> bool:

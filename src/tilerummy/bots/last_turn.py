@@ -76,6 +76,27 @@ def lowest_seat(racks: Sequence[Counter[Tile]], melded: Sequence[bool], view: Pl
     return score_round(tiles, view.rules, unmelded=unmelded, turn_order=order).winner
 
 
+def goes_out(view: PlayerView, seat: int, rack: Counter[Tile], table: Table) -> bool:
+    """Whether the seat could lay the whole of ``rack`` on ``table`` (by the solver, exact)."""
+    tiles = list(rack.elements())
+    melded = view.melded[seat]
+    size = len(tiles) + (sum(table.tiles().values()) if melded else 0)
+    # The quick test says no sooner than the solver on small racks, and slows down on big ones.
+    if size < QUICK_TILES and not could_go_out(tiles, table, view.rules, melded=melded):
+        return False
+    found = solve(tiles, table, rules=view.rules, initial_meld_done=melded, fewest_changes=False)
+    return found is not None and len(found.placed) == len(tiles)
+
+
+def own_sets(view: PlayerView, rack: Sequence[Tile]) -> list[Meld]:
+    """The sets of the rack's own play of the most points (the table left
+    out), the most points first: each can be laid beside the table alone."""
+    alone = solve(
+        list(rack), Table(()), rules=view.rules, initial_meld_done=True, objective="value", fewest_changes=False
+    )
+    return [] if alone is None else sorted(alone.table.melds, key=lambda meld: -meld.value)
+
+
 def applies(view: PlayerView) -> bool:
     """Whether this is the seat's last turn on a dry pool, with others' last turns to come."""
     assert view.seat is not None
@@ -155,8 +176,7 @@ def _laid_alone(
 ) -> list[_Weighed]:
     """Heads-up: the rack's own sets, the most points first, each laid beside
     the table while the other still cannot go out onto the table so grown."""
-    alone = solve(rack, Table(()), rules=view.rules, initial_meld_done=True, objective="value", fewest_changes=False)
-    melds = [] if alone is None else sorted(alone.table.melds, key=lambda meld: -meld.value)
+    melds = own_sets(view, rack)
     laid: list[Meld] = []
     placed: list[Tile] = []
     found = []
@@ -187,14 +207,7 @@ class _Ending:
 
     def goes_out(self, seat: int, rack: Counter[Tile], table: Table) -> bool:
         """Whether the seat can lay its whole rack on ``table``."""
-        tiles = list(rack.elements())
-        melded = self.view.melded[seat]
-        size = len(tiles) + (sum(table.tiles().values()) if melded else 0)
-        # The quick test says no sooner than the solver on small racks, and slows down on big ones.
-        if size < QUICK_TILES and not could_go_out(tiles, table, self.view.rules, melded=melded):
-            return False
-        found = solve(tiles, table, rules=self.view.rules, initial_meld_done=melded, fewest_changes=False)
-        return found is not None and len(found.placed) == len(tiles)
+        return goes_out(self.view, seat, rack, table)
 
     def anyone_goes_out(self, table: Table) -> bool:
         """Whether a later seat could go out onto ``table`` as it is."""

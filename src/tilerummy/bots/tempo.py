@@ -105,6 +105,15 @@ def last_word(view: PlayerView) -> bool:
     return (view.pool_size - 1) % len(view.rack_sizes) == 0
 
 
+def takes_last_word(view: PlayerView) -> bool:
+    """Whether laying tiles now instead of drawing would give the seat the
+    last word (:func:`last_word`): with everyone drawing from then on, it
+    would draw the pool's last tile."""
+    if view.rules.pool_exhausted is not PoolExhausted.ONE_MORE_ROUND or not view.pool_size:
+        return False
+    return view.pool_size % len(view.rack_sizes) == 0
+
+
 def final_turn(view: PlayerView) -> bool:
     """Whether this is the round's last turn, every other player's done: the
     seat drew the pool's last tile, and under ``one_more_round`` the others
