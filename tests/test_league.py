@@ -260,6 +260,7 @@ def test_the_network_level_waits_longer_than_hard_before_it_races() -> None:
     assert isinstance(hard, Tempo) and isinstance(network, Tempo)
     assert (hard.rack, hard.patience) == (HOARD_RACK, 0)
     assert (network.rack, network.patience) == (PATIENT_RACK, PATIENCE) and PATIENT_RACK > HOARD_RACK
+    assert network.spare_waiting and not hard.spare_waiting  # it stops racing a player that lets its race go by
     rack = "R1 R2 R3 R4 R5 R6 B10 B11 B12 K9 Y9"
     twenty = "Y1 Y2 Y4 Y6 Y8 Y10 Y12 K1 K3 K5 K7 K13 B1 B3 B5 B7 R8 R10 R12 Y13"
     quick, patient = Tempo(AlwaysDraws()), Tempo(AlwaysDraws(), rack=PATIENT_RACK, patience=PATIENCE)

@@ -30,7 +30,9 @@ _MAKERS: dict[str, Callable[[int, float | None, PolicyNetwork | None], Bot]] = {
     "easy": lambda seed, budget, network: EasyBot(seed),
     "greedy": lambda seed, budget, network: GreedyBot(seed),
     "hard": lambda seed, budget, network: Tempo(HardBot(seed, network)),
-    "network": lambda seed, budget, network: Tempo(HardBot(seed, network), rack=PATIENT_RACK, patience=PATIENCE),
+    "network": lambda seed, budget, network: Tempo(
+        HardBot(seed, network), rack=PATIENT_RACK, patience=PATIENCE, spare_waiting=True
+    ),
     "expert": lambda seed, budget, network: ExpertBot(
         seed, DEFAULT_BUDGET if budget is None else budget, network=network
     ),
