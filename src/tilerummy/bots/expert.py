@@ -308,9 +308,9 @@ class ExpertBot:
                 return Candidate(play.table, play.placed)
         if late and search.take_last_word and len(view.rack_sizes) == 2 and takes_last_word(view):
             # Laying tiles instead of drawing gives it the round's last turn,
-            # which a dry pool between two holders is won by: the least that
-            # does so, one set of its own rack beside the table (the most
-            # points first), if no world lets the other go out onto it. With
+            # which a dry pool between two holders is won by. It lays as little
+            # as does that: one set of its own rack beside the table, of the
+            # most points among those no world lets the other go out onto. With
             # more players the others' plays move that turn again, and the set
             # is a table for each of them: measured, it lost games there.
             for meld in own_sets(view, rack):

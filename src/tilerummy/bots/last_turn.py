@@ -205,13 +205,9 @@ class _Ending:
         after = turns_left(view) or 0
         self.later = [(view.seat + step) % players for step in range(1, after + 1)]
 
-    def goes_out(self, seat: int, rack: Counter[Tile], table: Table) -> bool:
-        """Whether the seat can lay its whole rack on ``table``."""
-        return goes_out(self.view, seat, rack, table)
-
     def anyone_goes_out(self, table: Table) -> bool:
         """Whether a later seat could go out onto ``table`` as it is."""
-        return any(self.goes_out(seat, self.racks[seat], table) for seat in self.later)
+        return any(goes_out(self.view, seat, self.racks[seat], table) for seat in self.later)
 
     def weigh(self, item: _Weighed, *, safe: bool = False) -> None:
         """Add this world's outcome of the candidate: against the replies, and
@@ -231,7 +227,7 @@ class _Ending:
         item.wins_if_passed += lowest_seat(racks, melded, view) == view.seat
         changed = False  # whether a later seat laid tiles: the table is no longer the one tested
         for seat in self.later:
-            if changed and self.goes_out(seat, racks[seat], table):
+            if changed and goes_out(view, seat, racks[seat], table):
                 return
             tiles = list(racks[seat].elements())
             shed = solve(
